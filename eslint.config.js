@@ -1,0 +1,44 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'docs/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    // shared/ runs in every process, including the sandboxed renderer: no Node, no Electron.
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'net', 'http', 'https', 'electron', 'better-sqlite3', 'pg', 'kysely', 'fastify'], message: 'shared/ must stay free of Node and Electron.' },
+          { group: ['**/main/**', '**/server/**', '**/renderer/**', '**/preload/**'], message: 'shared/ imports nothing from the processes.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/renderer/**'], message: 'main/ never imports renderer/.' }] }],
+    },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*', 'electron', 'better-sqlite3', '**/main/**', '**/server/**'], message: 'The renderer talks only to the typed bridge.' },
+        ],
+      }],
+    },
+  },
+);

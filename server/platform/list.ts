@@ -1,0 +1,136 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { z } from 'zod';
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Expected YYYY-MM-DD|Se aștepta AAAA-LL-ZZ')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'Not a calendar date|Nu este o dată calendaristică');
+
+/** The common list parameters of the contract; `sortable` and `expandable` are the route's own. */
+export function listQuery<S extends string, E extends string = never>(sortable: readonly S[], expandable: readonly E[] = []) {
+  return z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    per_page: z.coerce.number().int().min(1).max(100).default(50),
+    search: z.string().max(200).optional(),
+    sort: (sortable.length ? z.enum(sortable as [S, ...S[]]) : z.never()).optional(),
+    order: z.enum(['asc', 'desc']).optional(),
+    start_date: isoDate.optional(),
+    end_date: isoDate.optional(),
+    ...expandShape(expandable),
+  });
+}
+
+/** `expand[]=lines&expand[]=client`, or `expand=lines,client`: both forms, each name checked. */
+export function expandShape<E extends string>(expandable: readonly E[]) {
+  if (!expandable.length) return {};
+  const name = z.enum(expandable as [E, ...E[]]);
+  const many = z.union([name, z.array(name)]).transform((v) => (Array.isArray(v) ? v : [v]));
+  return {
+    'expand[]': many.optional(),
+    expand: z
+      .string()
+      .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+      .pipe(z.array(name))
+      .optional(),
+  };
+}
+
+export function expansions(query: { 'expand[]'?: string[] | undefined; expand?: string[] | undefined }): Set<string> {
+  return new Set([...(query['expand[]'] ?? []), ...(query.expand ?? [])]);
+}
+
+export interface ListPage<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  total: number;
+  page: number;
+  per_page: number;
+  total_pages: number;
+}
+
+export function listPageSchema<T extends z.ZodType>(item: T) {
+  return z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    has_more: z.boolean(),
+    total: z.number().int(),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total_pages: z.number().int(),
+  });
+}
+
+export interface ListOptions {
+  /** sort parameter value -> column (qualified when the query joins). */
+  sortColumns: Record<string, string>;
+  defaultSort: string;
+  defaultOrder?: 'asc' | 'desc';
+  /** Columns matched by `search`, case-insensitively, anywhere in the text. */
+  searchColumns?: string[];
+  /** Column holding a YYYY-MM-DD date, filtered by start_date/end_date. */
+  dateColumn?: string;
+  /** A unique column that breaks ties, so that pages never overlap. */
+  tieBreaker?: string;
+}
+
+interface ListParams {
+  page: number;
+  per_page: number;
+  search?: string | undefined;
+  sort?: string | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+}
+
+/** Applies search, date range, sort and page to a query, and counts the whole set. */
+export async function paginate<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  options: ListOptions,
+): Promise<ListPage<O>> {
+  let qb = base;
+  if (params.search && options.searchColumns?.length) {
+    const term = `%${params.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const cols = options.searchColumns;
+    qb = qb.where((eb) => eb.or(cols.map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${term} escape '\\'`)))) as typeof qb;
+  }
+  if (options.dateColumn) {
+    const col = options.dateColumn;
+    if (params.start_date) qb = qb.where(sql.ref(col), '>=', params.start_date) as typeof qb;
+    if (params.end_date) qb = qb.where(sql.ref(col), '<=', params.end_date) as typeof qb;
+  }
+  const countRow = (await qb
+    .clearSelect()
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst()) as { n: number | string } | undefined;
+  const total = Number(countRow?.n ?? 0);
+  const sortColumn = options.sortColumns[params.sort ?? options.defaultSort] ?? options.sortColumns[options.defaultSort]!;
+  const order = params.order ?? options.defaultOrder ?? 'desc';
+  let ordered = qb.orderBy(sql.ref(sortColumn), order);
+  if (options.tieBreaker) ordered = ordered.orderBy(sql.ref(options.tieBreaker), order);
+  const data = await ordered
+    .limit(params.per_page)
+    .offset((params.page - 1) * params.per_page)
+    .execute();
+  const totalPages = Math.ceil(total / params.per_page);
+  return {
+    object: 'list',
+    data: data as O[],
+    has_more: params.page < totalPages,
+    total,
+    page: params.page,
+    per_page: params.per_page,
+    total_pages: totalPages,
+  };
+}
+
+/** Maps the rows of a page, keeping the list members. */
+export function mapPage<A, B>(page: ListPage<A>, fn: (row: A) => B): ListPage<B> {
+  return { ...page, data: page.data.map(fn) };
+}

@@ -1,0 +1,180 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Db, Dialect } from '../db/types';
+import { ApiError, notFound, validationFailed } from './errors';
+import { resolveLocale, type Locale } from './locale';
+import { authenticate, type AuthContext } from './auth';
+import { scopeAllows, type Scope } from './api-keys';
+import { checkRateLimit } from './rate-limit';
+import { withIdempotency } from './idempotency';
+import type { Services } from './services';
+import { fieldsFromZod } from './zod-fields';
+import { meta } from './envelope';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  auth: AuthContext;
+  companyId: string;
+  /** The work point this request acts on: `work_point_id` when given, else the key's own. */
+  workPointId: string;
+  db: Db;
+  dialect: Dialect;
+  locale: Locale;
+  /** Unix seconds, from the service clock. */
+  now: number;
+  services: Services;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A reply that is not JSON (the e-Factura XML, a PDF). */
+export interface BinaryReply {
+  binary: true;
+  contentType: string;
+  body: Buffer | string;
+  filename?: string;
+}
+
+export const binaryReply = (contentType: string, body: Buffer | string, filename?: string): BinaryReply => ({
+  binary: true,
+  contentType,
+  body,
+  ...(filename ? { filename } : {}),
+});
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
+  method: HttpMethod;
+  /** Fastify path under /v1, e.g. `/receipts/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** The permission a key needs; `any` for routes every valid key may call. */
+  scope: Scope | 'any';
+  /** Counts against the creates-per-minute budget and honours `Idempotency-Key`. */
+  create?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Schema of `data` (envelope `data`) or of the members beside `success` (envelope `top`). */
+  response: R;
+  envelope?: 'data' | 'top';
+  /** For non-JSON replies: the content type the OpenAPI document announces. */
+  produces?: string;
+  successStatus?: number;
+  /** Error codes this route can answer with, for the OpenAPI document: `{ code: status }`. */
+  errors?: Record<string, number>;
+  handler: (
+    ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>,
+  ) => Promise<z.input<R> | BinaryReply>;
+}
+
+// Route specs of different shapes live in one list; their handlers were typed where they were defined.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- heterogenous registry of typed routes
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+export function defineRoute<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType>(
+  spec: RouteSpec<P, Q, B, R>,
+): RouteSpec<P, Q, B, R> {
+  return spec;
+}
+
+/** Members every authenticated route accepts in its query string. */
+export const commonQuery = z.object({
+  work_point_id: z.string().optional(),
+  locale: z.enum(['en', 'ro']).optional(),
+});
+
+function parsePart<T extends z.ZodType>(schema: T | undefined, input: unknown, locale: Locale, prefix: string): z.output<T> | undefined {
+  if (!schema) return undefined;
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationFailed(fieldsFromZod(result.error, locale, prefix));
+  return result.data;
+}
+
+export function registerRoute(app: FastifyInstance, services: Services, route: AnyRoute): void {
+  const query = route.query ? route.query.extend(commonQuery.shape) : commonQuery;
+  app.route({
+    method: route.method,
+    url: `/v1${route.path}`,
+    handler: async (request, reply) => {
+      const locale = resolveLocale((request.query as Record<string, unknown>)?.locale, request.headers['accept-language']);
+      const now = services.clock.now();
+      const auth = await authenticate(request, services.storage.db, now);
+      const limit = await checkRateLimit(services.rateLimitStore, services.rateLimits, auth.keyId, route.create === true, now);
+      reply.headers(limit.headers);
+      if (limit.retryAfter !== null) {
+        throw new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', {
+          vars: { retry_after: limit.retryAfter },
+          headers: { 'retry-after': String(limit.retryAfter) },
+        });
+      }
+      if (route.scope !== 'any' && !scopeAllows(auth.scopes, route.scope)) {
+        throw new ApiError(403, 'permission_error', 'insufficient_permissions', { vars: { scope: route.scope } });
+      }
+      const params = parsePart(route.params, request.params, locale, '');
+      const q = parsePart(query, request.query, locale, '') as z.output<typeof commonQuery>;
+      const body = parsePart(route.body, request.body, locale, '');
+      const workPointId = await selectWorkPoint(services.storage.db, auth, q.work_point_id);
+      const ctx: HandlerContext<unknown, unknown, unknown> = {
+        params, query: q, body, auth, companyId: auth.companyId, workPointId,
+        db: services.storage.db, dialect: services.storage.dialect, locale, now, services, request, reply,
+      };
+      const run = async (): Promise<{ status: number; payload: unknown }> => {
+        const result = await route.handler(ctx);
+        if (isBinary(result)) return { status: route.successStatus ?? 200, payload: result };
+        const checked = services.validateResponses ? checkResponse(route, result) : result;
+        return { status: route.successStatus ?? 200, payload: checked };
+      };
+      const idemKey = request.headers['idempotency-key'];
+      const outcome =
+        route.create && typeof idemKey === 'string' && idemKey.length > 0
+          ? await withIdempotency(services.storage.db, auth.companyId, idemKey, request, now, run, reply)
+          : await run();
+      if (isBinary(outcome.payload)) {
+        reply.code(outcome.status).header('content-type', outcome.payload.contentType);
+        if (outcome.payload.filename) {
+          reply.header('content-disposition', `attachment; filename="${outcome.payload.filename}"`);
+        }
+        return reply.send(outcome.payload.body);
+      }
+      reply.code(outcome.status);
+      return route.envelope === 'top'
+        ? { success: true, ...(outcome.payload as object), meta: meta(request) }
+        : { success: true, data: outcome.payload, meta: meta(request) };
+    },
+  });
+}
+
+function isBinary(value: unknown): value is BinaryReply {
+  return typeof value === 'object' && value !== null && (value as BinaryReply).binary === true;
+}
+
+function checkResponse(route: AnyRoute, result: unknown): unknown {
+  const parsed = (route.response as z.ZodType).safeParse(result);
+  if (!parsed.success) {
+    // Our own bug, not the caller's: log the detail, answer a plain api_error.
+    throw new Error(`response of ${route.operationId} does not match its schema: ${parsed.error.message}`);
+  }
+  return parsed.data;
+}
+
+async function selectWorkPoint(db: Db, auth: AuthContext, requested: string | undefined): Promise<string> {
+  if (!requested || requested === auth.workPointId) return auth.workPointId;
+  const row = await db
+    .selectFrom('work_points')
+    .select('id')
+    .where('id', '=', requested)
+    .where('company_id', '=', auth.companyId)
+    .executeTakeFirst();
+  // Another company's work point looks exactly like one that does not exist.
+  if (!row) throw notFound('work_point_id');
+  return row.id;
+}

@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { Locale } from './locale';
+
+/** One message per failing member, keyed by its dotted path (`items.0.quantity`), in the caller's language. */
+export function fieldsFromZod(error: z.ZodError, locale: Locale, prefix = ''): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    if (!(path in fields)) fields[path] = describeIssue(issue, locale);
+  }
+  return fields;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, locale: Locale): string {
+  const ro = locale === 'ro';
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return ro ? 'Câmp obligatoriu.' : 'Required.';
+      return ro ? `Tip greșit: se aștepta ${issue.expected}.` : `Expected ${issue.expected}.`;
+    case 'too_big':
+      return ro ? `Trebuie să fie cel mult ${String(issue.maximum)}.` : `Must be at most ${String(issue.maximum)}.`;
+    case 'too_small':
+      return ro ? `Trebuie să fie cel puțin ${String(issue.minimum)}.` : `Must be at least ${String(issue.minimum)}.`;
+    case 'invalid_value':
+      return ro
+        ? `Valoare nepermisă; valori posibile: ${issue.values.map(String).join(', ')}.`
+        : `Must be one of: ${issue.values.map(String).join(', ')}.`;
+    case 'invalid_format':
+      return ro ? `Format nevalid (${issue.format}).` : `Invalid format (${issue.format}).`;
+    case 'unrecognized_keys':
+      return ro ? `Câmpuri necunoscute: ${issue.keys.join(', ')}.` : `Unknown members: ${issue.keys.join(', ')}.`;
+    case 'custom':
+      // Our refinements carry "en|ro" messages so both languages live beside the rule.
+      return pickLanguage(issue.message, locale);
+    default:
+      return pickLanguage(issue.message, locale);
+  }
+}
+
+/** Messages written as `English text|Text românesc` give each language its own text. */
+export function pickLanguage(message: string, locale: Locale): string {
+  const bar = message.indexOf('|');
+  if (bar < 0) return message;
+  return locale === 'ro' ? message.slice(bar + 1) : message.slice(0, bar);
+}
