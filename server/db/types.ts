@@ -1,11 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { PlatformTables } from '../platform/tables';
+import type { CatalogTables } from '../modules/catalog/tables';
+import type { InvoicingTables } from '../modules/invoicing/tables';
+import type { ExpensesTables } from '../modules/expenses/tables';
+import type { EfacturaSpvTables } from '../modules/efactura-spv/tables';
 
 /**
- * Every table of the service. Each module declares its own tables beside its code and is added here,
- * so that one Kysely type covers every query.
+ * Every table of the service. Each module declares its own tables beside its code, so that one
+ * Kysely type covers every query.
  */
-export interface Database extends PlatformTables {}
+export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables {}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';

@@ -1,5 +1,9 @@
 import type { AnyRoute } from '../platform/route';
 import { metaRoutes } from './meta/routes';
+import { catalogRoutes } from './catalog/routes';
+import { invoicingRoutes } from './invoicing/routes';
+import { expensesRoutes } from './expenses/routes';
+import { efacturaSpvRoutes } from './efactura-spv/routes';
 
-/** Every route of the service. A module exports its list and is added here. */
-export const allRoutes: AnyRoute[] = [...metaRoutes];
+/** Every route of the service, module by module. */
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes];

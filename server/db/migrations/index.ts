@@ -1,14 +1,23 @@
 import type { Kysely } from 'kysely';
 import * as m0001 from './0001_platform';
+import { catalogMigrations } from '../../modules/catalog/migrations';
+import { invoicingMigrations } from '../../modules/invoicing/migrations';
+import { expensesMigrations } from '../../modules/expenses/migrations';
+import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
 }
 
 /**
- * The known migrations, in order. Names sort in the order they must run; a module appends its own
- * here. The service refuses to start when the database has applied a migration not in this list.
+ * The known migrations. Kysely runs them in name order, so each module names its own with its range:
+ * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499.
+ * The service refuses to start when the database has applied a migration not in this list.
  */
 export const migrations: Record<string, MigrationModule> = {
   '0001_platform': m0001,
+  ...catalogMigrations,
+  ...invoicingMigrations,
+  ...expensesMigrations,
+  ...efacturaSpvMigrations,
 };

@@ -1,0 +1,3 @@
+/** Tables of the efactura-spv module (Kysely row types). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in as the module grows
+export interface EfacturaSpvTables {}

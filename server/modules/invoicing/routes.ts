@@ -1,0 +1,3 @@
+import type { AnyRoute } from '../../platform/route';
+
+export const invoicingRoutes: AnyRoute[] = [];

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { zCurrencyCode, zId, zMoneyNumber, zTimestamp, zVatPercent } from './common';
+
+/** Product (our design). `code` is the SKU or barcode the counter's scanner types. */
+export const zProduct = z.object({
+  id: zId,
+  object: z.literal('product'),
+  name: z.string(),
+  code: z.string().nullable(),
+  unit: z.string(),
+  /** UN/ECE recommendation 20 unit code for e-Factura (H87 piece, KGM, LTR, C62...). */
+  unit_code: z.string(),
+  price: zMoneyNumber,
+  /** Whether `price` includes VAT (shops price gross; the invoice line is computed net). */
+  price_includes_vat: z.boolean(),
+  vat_rate: zVatPercent,
+  currency: zCurrencyCode,
+  is_service: z.boolean(),
+  created_at: zTimestamp,
+  updated_at: zTimestamp.nullable(),
+});
+export type Product = z.infer<typeof zProduct>;
+
+const productFields = {
+  name: z.string().trim().min(1).max(200),
+  code: z.string().trim().max(64).nullish(),
+  unit: z.string().trim().min(1).max(20),
+  unit_code: z.string().trim().min(1).max(5),
+  price: zMoneyNumber.refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ'),
+  price_includes_vat: z.boolean(),
+  vat_rate: zVatPercent,
+  currency: zCurrencyCode,
+  is_service: z.boolean(),
+};
+
+export const zProductCreate = z.object({
+  ...productFields,
+  unit: productFields.unit.default('buc'),
+  unit_code: productFields.unit_code.default('H87'),
+  price_includes_vat: productFields.price_includes_vat.default(false),
+  vat_rate: productFields.vat_rate.default(21),
+  currency: productFields.currency.default('RON'),
+  is_service: productFields.is_service.default(false),
+});
+export type ProductCreate = z.input<typeof zProductCreate>;
+/** PUT body: only the members sent change. */
+export const zProductUpdate = z.object(productFields).partial();
