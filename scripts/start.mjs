@@ -1,0 +1,37 @@
+// `npm start`: builds and runs the desktop app in Electron. Where Electron's binary is missing
+// (installed with ELECTRON_SKIP_BINARY_DOWNLOAD, or a machine that cannot download it) it says so
+// and names the web host, which runs the same app in a browser.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { ensureElectronSqlite } from './electron-native.mjs';
+
+const require = createRequire(import.meta.url);
+let electronPath = null;
+try {
+  electronPath = require('electron');
+} catch {
+  electronPath = null;
+}
+if (typeof electronPath !== 'string' || !existsSync(electronPath)) {
+  console.error(
+    [
+      "Electron's binary is not installed on this machine (it was skipped or could not be downloaded).",
+      'Run the same app in your browser instead:',
+      '',
+      '    npm run start:web',
+      '',
+      'or install Electron with network access: `npm rebuild electron` (without ELECTRON_SKIP_BINARY_DOWNLOAD).',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+
+const run = (cmd, args, env = process.env) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+run('npm', ['run', '--silent', 'build']);
+const nativeBinding = ensureElectronSqlite();
+run(electronPath, ['.'], { ...process.env, TEJGHEA_SQLITE_BINDING: nativeBinding });
