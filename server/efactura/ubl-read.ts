@@ -1,0 +1,422 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { z } from 'zod';
+import { isValidCnp } from '../../shared/ro/cnp';
+import { CNP_NOT_GIVEN } from './document';
+
+/**
+ * Reads a UBL 2.1 Invoice or CreditNote received through the SPV inbox (a supplier's e-Factura)
+ * into plain fields with integer bani. Lenient about what EN 16931 leaves optional or what
+ * suppliers' software gets slightly wrong (missing percent, CUI in the VAT slot); strict about
+ * what a bill cannot be stored without (number, dates, currency, parties, totals, lines).
+ */
+
+const NS_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
+const NS_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
+
+export type UblParseErrorCode = 'not_xml' | 'not_ubl' | 'missing_field' | 'bad_value';
+
+export class UblParseError extends Error {
+  constructor(
+    readonly code: UblParseErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UblParseError';
+  }
+}
+
+const nullableText = z.string().nullable();
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD');
+const int = z.int();
+
+const partySchema = z.object({
+  name: z.string(),
+  vat_id: nullableText,
+  cui: nullableText,
+  /** Natural-person customer: CNP or 13 zeros. */
+  cnp: nullableText,
+  reg_com: nullableText,
+  address: z.object({
+    street: nullableText,
+    city: nullableText,
+    county_code: nullableText,
+    postal_zone: nullableText,
+    country_code: nullableText,
+  }),
+  email: nullableText,
+  phone: nullableText,
+});
+
+export const parsedUblInvoiceSchema = z.object({
+  kind: z.enum(['invoice', 'credit_note']),
+  invoice_number: z.string().min(1),
+  invoice_type_code: z.string().min(1),
+  issue_date: isoDate,
+  due_date: isoDate.nullable(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  tax_currency: z.string().regex(/^[A-Z]{3}$/).nullable(),
+  supplier: partySchema,
+  customer: partySchema,
+  amounts: z.object({
+    line_extension_bani: int,
+    allowance_total_bani: int,
+    charge_total_bani: int,
+    tax_exclusive_bani: int,
+    /** VAT total in the document currency (BT-110). */
+    tax_bani: int,
+    /** VAT total in RON (BT-111, or BT-110 when the invoice is in RON); null if not stated. */
+    tax_ron_bani: int.nullable(),
+    tax_inclusive_bani: int,
+    prepaid_bani: int,
+    rounding_bani: int,
+    payable_bani: int,
+  }),
+  vat_breakdown: z.array(
+    z.object({
+      category: z.string(),
+      vat_rate_bp: int,
+      taxable_bani: int,
+      vat_bani: int,
+      exemption_reason: nullableText,
+      exemption_reason_code: nullableText,
+    }),
+  ),
+  lines: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      description: nullableText,
+      quantity_milli: int,
+      unit_code: nullableText,
+      /** Net price per one unit, rounded to the ban (PriceAmount / BaseQuantity). */
+      unit_price_bani: int,
+      /** PriceAmount exactly as written: suppliers may use more than two decimals. */
+      price_amount: z.string(),
+      base_quantity: nullableText,
+      line_net_bani: int,
+      allowance_bani: int,
+      charge_bani: int,
+      vat_category: z.string(),
+      vat_rate_bp: int,
+    }),
+  ),
+  order_reference: nullableText,
+  billing_reference: z.object({ number: z.string(), issue_date: isoDate.nullable() }).nullable(),
+  note: nullableText,
+  payment_iban: nullableText,
+});
+export type ParsedUblInvoice = z.infer<typeof parsedUblInvoiceSchema>;
+
+// ---- generic access to the parsed tree, by local name (prefixes vary between producers) ----
+
+type XmlObject = { [key: string]: unknown };
+
+function localName(name: string): string {
+  const i = name.indexOf(':');
+  return i >= 0 ? name.slice(i + 1) : name;
+}
+
+function isObject(v: unknown): v is XmlObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** All children with this local name, in document order per name. */
+function kids(node: unknown, name: string): unknown[] {
+  if (!isObject(node)) return [];
+  const out: unknown[] = [];
+  for (const [k, v] of Object.entries(node)) {
+    if (k.startsWith('@_') || k === '#text' || localName(k) !== name) continue;
+    if (Array.isArray(v)) out.push(...v);
+    else out.push(v);
+  }
+  return out;
+}
+
+/** First node at the end of a path of local names. */
+function at(node: unknown, ...path: string[]): unknown {
+  let cur: unknown[] = [node];
+  for (const step of path) {
+    cur = cur.flatMap((n) => kids(n, step));
+    if (cur.length === 0) return undefined;
+  }
+  return cur[0];
+}
+
+function textOf(node: unknown): string | null {
+  if (node === undefined || node === null) return null;
+  if (typeof node === 'string') return node.trim();
+  if (typeof node === 'number' || typeof node === 'boolean') return String(node);
+  if (isObject(node)) {
+    const t = node['#text'];
+    return t === undefined ? '' : String(t).trim();
+  }
+  return null;
+}
+
+function textAt(node: unknown, ...path: string[]): string | null {
+  const t = textOf(at(node, ...path));
+  return t === null || t === '' ? null : t;
+}
+
+function attrOf(node: unknown, name: string): string | null {
+  if (!isObject(node)) return null;
+  const v = node[`@_${name}`];
+  return v === undefined ? null : String(v);
+}
+
+function required(node: unknown, what: string, ...path: string[]): string {
+  const t = textAt(node, ...path);
+  if (t === null) throw new UblParseError('missing_field', `missing ${what} (${path.join('/')})`);
+  return t;
+}
+
+// ---- decimals to scaled integers, exact (no floating point) ----
+
+function toScaledBig(text: string, decimals: number, what: string): bigint {
+  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new UblParseError('bad_value', `${what} is not a decimal number: "${text}"`);
+  const frac = m[3] ?? '';
+  const digits = BigInt((m[2] || '0') + frac.padEnd(decimals, '0').slice(0, decimals));
+  // Round half away from zero on the first dropped digit.
+  const roundUp = frac.length > decimals && Number(frac[decimals]) >= 5;
+  const abs = roundUp ? digits + 1n : digits;
+  return m[1] === '-' ? -abs : abs;
+}
+
+function toSafe(v: bigint, what: string): number {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new UblParseError('bad_value', `${what} is out of range`);
+  return n;
+}
+
+function toScaled(text: string, decimals: number, what: string): number {
+  return toSafe(toScaledBig(text, decimals, what), what);
+}
+
+function bani(text: string | null, what: string): number {
+  return text === null ? 0 : toScaled(text, 2, what);
+}
+
+function divRound(a: bigint, b: bigint): bigint {
+  const neg = a < 0n !== b < 0n;
+  const aa = a < 0n ? -a : a;
+  const bb = b < 0n ? -b : b;
+  const q = (aa * 2n + bb) / (bb * 2n);
+  return neg ? -q : q;
+}
+
+// ---- parties ----
+
+function digitsOfCui(s: string): string | null {
+  const m = /^(?:RO)?\s*(\d{2,10})$/i.exec(s.replace(/\s+/g, ''));
+  return m ? m[1]! : null;
+}
+
+function readParty(p: unknown, role: 'supplier' | 'customer'): z.infer<typeof partySchema> {
+  const schemes = kids(p, 'PartyTaxScheme');
+  const isVatScheme = (s: unknown) => (textAt(s, 'TaxScheme', 'ID') ?? '').toUpperCase() === 'VAT';
+  const vatRaw = schemes.filter(isVatScheme).map((s) => textAt(s, 'CompanyID')).find((x) => x !== null) ?? null;
+  const otherTax = schemes.filter((s) => !isVatScheme(s)).map((s) => textAt(s, 'CompanyID')).find((x) => x !== null) ?? null;
+  const legalId = textAt(p, 'PartyLegalEntity', 'CompanyID');
+  const legalForm = textAt(p, 'PartyLegalEntity', 'CompanyLegalForm');
+
+  // A VAT id carries a country prefix; some producers put a bare CUI in the VAT slot instead.
+  const vatCompact = vatRaw?.replace(/\s+/g, '').toUpperCase() ?? null;
+  const vatId = vatCompact && /^[A-Z]{2}/.test(vatCompact) ? vatCompact : null;
+
+  const addr = at(p, 'PostalAddress');
+  const country = textAt(addr, 'Country', 'IdentificationCode')?.toUpperCase() ?? null;
+
+  // Only a buyer can be a natural person (B2C); a 13-digit seller id is something else.
+  let cnp: string | null = null;
+  if (role === 'customer' && legalId && /^\d{13}$/.test(legalId) && (legalId === CNP_NOT_GIVEN || isValidCnp(legalId))) cnp = legalId;
+
+  let cui: string | null = null;
+  if (vatId?.startsWith('RO')) cui = digitsOfCui(vatId);
+  // A bare number elsewhere is a CUI only for a Romanian party; abroad it is some other register.
+  else if (country === 'RO' || country === null) {
+    if (vatCompact && !vatId) cui = digitsOfCui(vatCompact);
+    if (!cui && otherTax) cui = digitsOfCui(otherTax);
+    if (!cui && legalId && !cnp) cui = digitsOfCui(legalId);
+  }
+
+  // Trade register numbers look like J40/1234/2020 (or the newer J2020001234408); F for PFA, C for cooperatives.
+  const isRegCom = (s: string | null) => s !== null && /^[JFC]\s*\d/i.test(s);
+  const regCom = isRegCom(legalId) ? legalId : isRegCom(legalForm) ? legalForm : null;
+
+  const street = [textAt(addr, 'StreetName'), textAt(addr, 'AdditionalStreetName'), ...kids(addr, 'AddressLine').map((l) => textAt(l, 'Line'))]
+    .filter((s): s is string => Boolean(s))
+    .join(', ');
+
+  return {
+    name: textAt(p, 'PartyLegalEntity', 'RegistrationName') ?? textAt(p, 'PartyName', 'Name') ?? '',
+    vat_id: vatId,
+    cui,
+    cnp,
+    reg_com: regCom,
+    address: {
+      street: street || null,
+      city: textAt(addr, 'CityName'),
+      county_code: textAt(addr, 'CountrySubentity'),
+      postal_zone: textAt(addr, 'PostalZone'),
+      country_code: country,
+    },
+    email: textAt(p, 'Contact', 'ElectronicMail'),
+    phone: textAt(p, 'Contact', 'Telephone'),
+  };
+}
+
+function percentToBp(t: string | null): number {
+  return t === null ? 0 : toScaled(t, 2, 'VAT percent');
+}
+
+// ---- the document ----
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  removeNSPrefix: false,
+  // fast-xml-parser decodes numeric character references (&#13;, &#x219;) only in this mode; the
+  // extra HTML names it also knows are harmless, and DOCTYPE entities are refused before parsing.
+  htmlEntities: true,
+});
+
+/**
+ * Parses a supplier e-Factura. Throws UblParseError: not_xml (not well-formed), not_ubl (some
+ * other document), missing_field or bad_value (a UBL document we cannot take amounts from).
+ */
+export function parseUblInvoice(xml: string): ParsedUblInvoice {
+  if (typeof xml !== 'string' || xml.trim() === '') throw new UblParseError('not_xml', 'empty input: expected a UBL Invoice or CreditNote XML');
+  const body = xml.replace(/^\uFEFF/, '');
+  // UBL never needs a DTD; refusing one rules out entity-expansion tricks entirely.
+  if (/<!DOCTYPE/i.test(body)) throw new UblParseError('not_xml', 'XML with a DOCTYPE is not accepted as e-Factura');
+  const wellFormed = XMLValidator.validate(body);
+  if (wellFormed !== true) {
+    const e = wellFormed.err;
+    throw new UblParseError('not_xml', `not well-formed XML: ${e.msg} (line ${e.line}, column ${e.col})`);
+  }
+  const tree: unknown = parser.parse(body);
+  const rootName = isObject(tree) ? Object.keys(tree).find((k) => !k.startsWith('?') && !k.startsWith('#')) : undefined;
+  if (!rootName || !isObject(tree)) throw new UblParseError('not_ubl', 'no root element');
+  const root = tree[rootName];
+  const local = localName(rootName);
+  const prefix = rootName.includes(':') ? rootName.slice(0, rootName.indexOf(':')) : null;
+  const ns = attrOf(root, prefix ? `xmlns:${prefix}` : 'xmlns');
+  const kind = local === 'Invoice' && ns === NS_INVOICE ? 'invoice' : local === 'CreditNote' && ns === NS_CREDIT_NOTE ? 'credit_note' : null;
+  if (!kind) {
+    throw new UblParseError('not_ubl', `root element is ${local}${ns ? ` in namespace ${ns}` : ' without a namespace'}; expected a UBL 2.1 Invoice or CreditNote`);
+  }
+  const isCredit = kind === 'credit_note';
+
+  const currency = required(root, 'document currency', 'DocumentCurrencyCode').toUpperCase();
+  const taxCurrency = textAt(root, 'TaxCurrencyCode')?.toUpperCase() ?? null;
+
+  const supplier = at(root, 'AccountingSupplierParty', 'Party');
+  const customer = at(root, 'AccountingCustomerParty', 'Party');
+  if (supplier === undefined) throw new UblParseError('missing_field', 'missing the supplier (AccountingSupplierParty/Party)');
+  if (customer === undefined) throw new UblParseError('missing_field', 'missing the customer (AccountingCustomerParty/Party)');
+
+  // TaxTotal appears once in the document currency and, for foreign currency, once in RON.
+  const taxTotals = kids(root, 'TaxTotal').map((t) => {
+    const amount = at(t, 'TaxAmount');
+    return { node: t, currency: attrOf(amount, 'currencyID')?.toUpperCase() ?? null, text: textOf(amount) || null };
+  });
+  const docTax = taxTotals.find((t) => t.currency === currency) ?? taxTotals.find((t) => t.currency === null) ?? taxTotals[0];
+  const ronTax = currency === 'RON' ? docTax : taxTotals.find((t) => t !== docTax && t.currency === 'RON');
+
+  const totals = at(root, 'LegalMonetaryTotal');
+  if (totals === undefined) throw new UblParseError('missing_field', 'missing LegalMonetaryTotal');
+
+  const vatBreakdown = taxTotals.flatMap((t) => kids(t.node, 'TaxSubtotal')).map((s) => {
+    const cat = at(s, 'TaxCategory');
+    return {
+      category: textAt(cat, 'ID') ?? '',
+      vat_rate_bp: percentToBp(textAt(cat, 'Percent') ?? textAt(s, 'Percent')),
+      taxable_bani: bani(textAt(s, 'TaxableAmount'), 'TaxableAmount'),
+      vat_bani: bani(textAt(s, 'TaxAmount'), 'TaxSubtotal/TaxAmount'),
+      exemption_reason: textAt(cat, 'TaxExemptionReason'),
+      exemption_reason_code: textAt(cat, 'TaxExemptionReasonCode'),
+    };
+  });
+
+  const lineNodes = kids(root, isCredit ? 'CreditNoteLine' : 'InvoiceLine');
+  if (lineNodes.length === 0) throw new UblParseError('missing_field', `no ${isCredit ? 'CreditNoteLine' : 'InvoiceLine'}`);
+  const lines = lineNodes.map((l, i) => {
+    const where = `line ${i + 1}`;
+    const qtyNode = at(l, isCredit ? 'CreditedQuantity' : 'InvoicedQuantity');
+    const qtyText = textOf(qtyNode);
+    if (!qtyText) throw new UblParseError('missing_field', `${where}: missing quantity`);
+    const priceText = required(l, `${where} price`, 'Price', 'PriceAmount');
+    const baseText = textAt(l, 'Price', 'BaseQuantity');
+    const priceMicro = toScaledBig(priceText, 6, `${where} price`);
+    const baseMilli = baseText ? toScaledBig(baseText, 3, `${where} base quantity`) : 1000n;
+    if (baseMilli === 0n) throw new UblParseError('bad_value', `${where}: base quantity is zero`);
+    const taxCat = at(l, 'Item', 'ClassifiedTaxCategory');
+    const lineCharges = kids(l, 'AllowanceCharge');
+    const sumCharges = (charge: boolean) =>
+      lineCharges
+        .filter((c) => (textAt(c, 'ChargeIndicator') ?? '').toLowerCase() === String(charge))
+        .reduce((s: number, c) => s + bani(textAt(c, 'Amount'), `${where} allowance/charge`), 0);
+    return {
+      id: required(l, `${where} id`, 'ID'),
+      name: textAt(l, 'Item', 'Name') ?? '',
+      description: textAt(l, 'Item', 'Description'),
+      quantity_milli: toScaled(qtyText, 3, `${where} quantity`),
+      unit_code: attrOf(qtyNode, 'unitCode'),
+      // price per unit in bani = PriceAmount(micro) * 1000 / BaseQuantity(milli) / 10^4
+      unit_price_bani: toSafe(divRound(priceMicro * 1000n, baseMilli * 10_000n), `${where} price`),
+      price_amount: priceText,
+      base_quantity: baseText,
+      line_net_bani: bani(required(l, `${where} net amount`, 'LineExtensionAmount'), `${where} net amount`),
+      allowance_bani: sumCharges(false),
+      charge_bani: sumCharges(true),
+      vat_category: textAt(taxCat, 'ID') ?? '',
+      vat_rate_bp: percentToBp(textAt(taxCat, 'Percent')),
+    };
+  });
+
+  const billing = at(root, 'BillingReference', 'InvoiceDocumentReference');
+  const notes = kids(root, 'Note').map(textOf).filter((s): s is string => Boolean(s));
+  const iban = kids(root, 'PaymentMeans').map((m) => textAt(m, 'PayeeFinancialAccount', 'ID')).find((x) => x !== null) ?? null;
+
+  const result = {
+    kind,
+    invoice_number: required(root, 'invoice number', 'ID'),
+    invoice_type_code: required(root, 'type code', isCredit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode'),
+    issue_date: required(root, 'issue date', 'IssueDate'),
+    due_date: textAt(root, 'DueDate') ?? kids(root, 'PaymentMeans').map((m) => textAt(m, 'PaymentDueDate')).find((x) => x !== null) ?? null,
+    currency,
+    tax_currency: taxCurrency,
+    supplier: readParty(supplier, 'supplier'),
+    customer: readParty(customer, 'customer'),
+    amounts: {
+      line_extension_bani: bani(required(totals, 'sum of line net amounts', 'LineExtensionAmount'), 'LineExtensionAmount'),
+      allowance_total_bani: bani(textAt(totals, 'AllowanceTotalAmount'), 'AllowanceTotalAmount'),
+      charge_total_bani: bani(textAt(totals, 'ChargeTotalAmount'), 'ChargeTotalAmount'),
+      tax_exclusive_bani: bani(required(totals, 'total without VAT', 'TaxExclusiveAmount'), 'TaxExclusiveAmount'),
+      tax_bani: bani(docTax?.text ?? null, 'TaxTotal/TaxAmount'),
+      tax_ron_bani: ronTax?.text ? bani(ronTax.text, 'TaxTotal/TaxAmount (RON)') : null,
+      tax_inclusive_bani: bani(required(totals, 'total with VAT', 'TaxInclusiveAmount'), 'TaxInclusiveAmount'),
+      prepaid_bani: bani(textAt(totals, 'PrepaidAmount'), 'PrepaidAmount'),
+      rounding_bani: bani(textAt(totals, 'PayableRoundingAmount'), 'PayableRoundingAmount'),
+      payable_bani: bani(required(totals, 'amount due', 'PayableAmount'), 'PayableAmount'),
+    },
+    vat_breakdown: vatBreakdown,
+    lines,
+    order_reference: textAt(root, 'OrderReference', 'ID'),
+    billing_reference: billing === undefined ? null : { number: required(billing, 'preceding invoice number', 'ID'), issue_date: textAt(billing, 'IssueDate') },
+    note: notes.length ? notes.join('\n') : null,
+    payment_iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null,
+  };
+
+  const checked = parsedUblInvoiceSchema.safeParse(result);
+  if (!checked.success) {
+    throw new UblParseError('bad_value', `unexpected values: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return checked.data;
+}
