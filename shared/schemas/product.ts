@@ -26,7 +26,10 @@ const productFields = {
   code: z.string().trim().max(64).nullish(),
   unit: z.string().trim().min(1).max(20),
   unit_code: z.string().trim().min(1).max(5),
-  price: zMoneyNumber.refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ'),
+  price: zMoneyNumber
+    .refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ')
+    // Far above any real price, and keeps the bani a safe integer.
+    .refine((n) => n <= 1_000_000_000_000, 'At most 1,000,000,000,000|Cel mult 1.000.000.000.000'),
   price_includes_vat: z.boolean(),
   vat_rate: zVatPercent,
   currency: zCurrencyCode,
