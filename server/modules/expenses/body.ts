@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import type { Locale } from '../../platform/locale';
+import { validationFailed } from '../../platform/errors';
+import { fieldsFromZod } from '../../platform/zod-fields';
+
+/**
+ * A route body the platform passes through unchecked, with `schema` still published in the OpenAPI
+ * document. For routes whose contract puts a state check before validation ("locked: PUT, always
+ * expense_locked"; "paid: pay, always expense_already_paid"), or that answer 400 rather than 422.
+ * The handler parses it with {@link parseBody} once those checks have passed.
+ */
+export function documentedBody(schema: z.ZodType, options: { required?: boolean } = {}) {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete json.$schema;
+  // The platform hands an absent body over as {}, so this refusal of `undefined` only tells the
+  // OpenAPI document that the body is required.
+  const body = options.required ? z.unknown().refine((v) => v !== undefined) : z.unknown();
+  return body.meta(json);
+}
+
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, locale: Locale, status = 422): z.output<T> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw validationFailed(fieldsFromZod(parsed.error, locale), status);
+  return parsed.data;
+}
