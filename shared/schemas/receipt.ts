@@ -82,6 +82,11 @@ const receiptFields = {
   type: zPaymentMethodType,
   language: z.string().min(2).max(5),
   exchange_rate: zExchangeRate,
+  /**
+   * VAT included in a standalone receipt (0 when omitted). Ignored on a receipt paired with an
+   * invoice: its VAT is then the invoice's VAT share of the amount.
+   */
+  amount_vat: zMoneyNumber.refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ'),
 };
 
 /** POST /receipts (the contract's update members, which it says are "the same shape as create"). */
@@ -96,6 +101,7 @@ export const zReceiptCreate = z.object({
   type: receiptFields.type.default('receipt'),
   language: receiptFields.language.default('ro'),
   exchange_rate: receiptFields.exchange_rate.optional(),
+  amount_vat: receiptFields.amount_vat.optional(),
   series_id: zId.optional(),
   /** A number the device already printed (it holds the receipt series' lock, or a reservation). */
   number: z.number().int().positive().optional(),

@@ -102,7 +102,11 @@ export const zReservationRequest = z.object({
   ttl_seconds: z.number().int().min(60).max(90 * 86_400).optional(),
 });
 
-export const GAP_REASONS = ['released', 'expired', 'lock_takeover'] as const;
+/**
+ * `deleted`: the number of an issued invoice that was deleted afterwards (a voided invoice or a storno,
+ * contract general rule 4); the number stays used and the register says why no invoice carries it.
+ */
+export const GAP_REASONS = ['released', 'expired', 'lock_takeover', 'deleted'] as const;
 
 /** One entry of a series' gap register: a number that will never be an invoice, and why. */
 export const zNumberGap = z.object({

@@ -1,0 +1,14 @@
+import type { Locale } from '../../platform/locale';
+import { validationFailed } from '../../platform/errors';
+import { pickLanguage } from '../../platform/zod-fields';
+
+/** A 422 validation_error whose field messages are written `English|Română`, answered in the caller's language. */
+export function invalid(locale: Locale, fields: Record<string, string>) {
+  return validationFailed(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, pickLanguage(v, locale)])));
+}
+
+/** True for a unique-constraint violation on either dialect (the last guard of numbering and retries). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

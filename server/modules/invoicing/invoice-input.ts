@@ -1,0 +1,82 @@
+import type { Db } from '../../db/types';
+import type { Locale } from '../../platform/locale';
+import { notFound } from '../../platform/errors';
+import { invalid } from './fail';
+import { linesToIntegers, price, STANDARD_RATES, type LineInput, type Priced } from './pricing';
+import {
+  allowedVatRatesBp, buyerSnapshot, createInlineClient, findClient, isCurrencyEnabled, isLanguageEnabled,
+  type ClientRow, type InlineClientInput, type PartySnapshot,
+} from './catalog-bridge';
+
+export interface HeaderInput {
+  currency: string;
+  exchange_rate?: number | null | undefined;
+  issue_date: string;
+  due_date?: string | null | undefined;
+  reverse_charge: boolean;
+  language?: string | undefined;
+  items: readonly LineInput[];
+}
+
+export const CURRENCY_NOT_ENABLED = 'Not a currency enabled for the company (see POST /currencies).|Nu este o monedă activată pentru firmă (vezi POST /currencies).';
+
+/**
+ * Checks what a body says about money and dates and prices its lines, collecting every problem into
+ * one 422 so the caller fixes them all at once.
+ */
+export async function checkAndPrice(db: Db, companyId: string, locale: Locale, input: HeaderInput, extra: Record<string, string> = {}): Promise<Priced> {
+  const problems: Record<string, string> = { ...extra };
+  if (input.currency !== 'RON' && (input.exchange_rate === undefined || input.exchange_rate === null)) {
+    problems.exchange_rate = 'Required for a currency other than RON.|Obligatoriu pentru o altă monedă decât RON.';
+  }
+  if (!(await isCurrencyEnabled(db, companyId, input.currency))) problems.currency = CURRENCY_NOT_ENABLED;
+  if (input.language !== undefined && !(await isLanguageEnabled(db, companyId, input.language))) {
+    problems.language = 'Not a language enabled for the company.|Nu este o limbă activată pentru firmă.';
+  }
+  if (input.due_date && input.due_date < input.issue_date) {
+    problems.due_date = 'Must not be before the issue date.|Nu poate fi înaintea datei emiterii.';
+  }
+  // The company's custom rates are read only when a line needs one: most invoices use the standard rates.
+  const allStandard = input.items.every((item) => STANDARD_RATES.has(Math.round(item.vat_rate * 100)));
+  const rates = allStandard ? STANDARD_RATES : await allowedVatRatesBp(db, companyId);
+  const { lines, problems: lineProblems } = linesToIntegers(input.items, rates);
+  Object.assign(problems, lineProblems);
+  if (Object.keys(problems).length) throw invalid(locale, problems);
+  return price(lines, input.reverse_charge);
+}
+
+/** RON carries no rate: the contract shows `exchange_rate` only for another currency. */
+export function storedRate(currency: string, rate: number | null | undefined): number | null {
+  return currency === 'RON' ? null : (rate ?? null);
+}
+
+export interface ClientChoice {
+  client_id?: string | null | undefined;
+  client?: InlineClientInput | undefined;
+}
+
+/** The client an invoice names (by id, or created with it), and its buyer snapshot. */
+export async function resolveClient(
+  trx: Db,
+  companyId: string,
+  locale: Locale,
+  choice: ClientChoice,
+  now: number,
+): Promise<{ client: ClientRow; buyer: PartySnapshot } | null> {
+  if (choice.client_id && choice.client) {
+    throw invalid(locale, { client: 'Send either client_id or client, not both.|Trimiteți fie client_id, fie client, nu amândouă.' });
+  }
+  if (choice.client_id) {
+    const client = await findClient(trx, companyId, choice.client_id);
+    if (!client) throw notFound('client_id');
+    return { client, buyer: buyerSnapshot(client) };
+  }
+  if (choice.client) {
+    const client = await createInlineClient(trx, companyId, choice.client, now, locale);
+    return { client, buyer: buyerSnapshot(client) };
+  }
+  return null;
+}
+
+export const requireClient = (locale: Locale) =>
+  invalid(locale, { client_id: 'An issued invoice needs a client: send client_id or client.|O factură emisă are nevoie de un client: trimiteți client_id sau client.' });

@@ -1,0 +1,140 @@
+import type { Db } from '../../db/types';
+import type { Locale } from '../../platform/locale';
+import { newId } from '../../platform/ids';
+import type { Invoice } from '../../../shared/schemas/invoice';
+import type { InvoiceLinesTable, InvoicesTable } from './tables';
+import { breakdownJson, lineRows, type Priced } from './pricing';
+import type { AssignedNumber } from './invoice-numbering';
+import type { PartySnapshot } from './catalog-bridge';
+import { clientView, findClients } from './catalog-bridge';
+import { invoiceView, type InvoiceExtras } from './invoice-view';
+import { paymentsByInvoice } from './payment-store';
+
+export const INVOICE_EXPANSIONS = ['lines', 'payments', 'client'] as const;
+
+export async function findInvoice(db: Db, companyId: string, id: string): Promise<InvoicesTable | undefined> {
+  return db.selectFrom('invoices').selectAll().where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+}
+
+export async function findByLocalUuid(db: Db, companyId: string, uuid: string): Promise<InvoicesTable | undefined> {
+  return db.selectFrom('invoices').selectAll().where('company_id', '=', companyId).where('client_local_uuid', '=', uuid).executeTakeFirst();
+}
+
+export async function linesOf(db: Db, invoiceIds: string[]): Promise<Map<string, InvoiceLinesTable[]>> {
+  const out = new Map<string, InvoiceLinesTable[]>(invoiceIds.map((id) => [id, []]));
+  if (!invoiceIds.length) return out;
+  const rows = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', 'in', invoiceIds).orderBy('invoice_id').orderBy('position').execute();
+  for (const row of rows) out.get(row.invoice_id)?.push(row);
+  return out;
+}
+
+/** Views of invoices with the expansions asked for, loaded in one query per expansion. */
+export async function invoiceViews(
+  db: Db,
+  companyId: string,
+  rows: InvoicesTable[],
+  expand: ReadonlySet<string>,
+  locale: Locale,
+): Promise<Invoice[]> {
+  const ids = rows.map((r) => r.id);
+  const lines = expand.has('lines') ? await linesOf(db, ids) : null;
+  const payments = expand.has('payments') ? await paymentsByInvoice(db, ids, locale) : null;
+  let clients: Map<string, ReturnType<typeof clientView>> | null = null;
+  if (expand.has('client')) {
+    const clientIds = [...new Set(rows.map((r) => r.client_id).filter((id): id is string => id !== null))];
+    clients = new Map((await findClients(db, companyId, clientIds)).map((c) => [c.id, clientView(c)]));
+  }
+  return rows.map((row) => {
+    const extras: InvoiceExtras = {};
+    if (lines) extras.lines = lines.get(row.id) ?? [];
+    if (payments) extras.payments = payments.get(row.id) ?? [];
+    if (clients) extras.client = row.client_id ? (clients.get(row.client_id) ?? null) : null;
+    return invoiceView(row, extras);
+  });
+}
+
+/** The reply of every call that creates or changes an invoice: the invoice with its lines. */
+export async function invoiceWithLines(db: Db, row: InvoicesTable): Promise<Invoice> {
+  const lines = await linesOf(db, [row.id]);
+  return invoiceView(row, { lines: lines.get(row.id) ?? [] });
+}
+
+export interface NewInvoice {
+  id: string;
+  companyId: string;
+  workPointId: string;
+  documentType: InvoicesTable['document_type'];
+  status: InvoicesTable['status'];
+  draftSeries: { id: string; name: string } | null;
+  assigned: AssignedNumber | null;
+  issueDate: string;
+  dueDate: string | null;
+  clientId: string | null;
+  buyer: PartySnapshot | null;
+  currency: string;
+  exchangeRate: number | null;
+  language: string;
+  reverseCharge: boolean;
+  priced: Priced;
+  paymentMethod: string | null;
+  observations: string | null;
+  stornoOf: string | null;
+  convertedFrom: string | null;
+  efacturaEnabled: boolean;
+  spvEnvironment: 'live' | 'test';
+  clientLocalUuid: string | null;
+  deviceId: string | null;
+  now: number;
+}
+
+export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: InvoicesTable; lines: InvoiceLinesTable[] }> {
+  const t = inv.priced.totals;
+  const a = inv.assigned;
+  const row: InvoicesTable = {
+    id: inv.id,
+    company_id: inv.companyId,
+    work_point_id: inv.workPointId,
+    document_type: inv.documentType,
+    status: inv.status,
+    series_id: a ? a.series.id : (inv.draftSeries?.id ?? null),
+    series_name: a ? a.series.name : (inv.draftSeries?.name ?? null),
+    year: a ? a.year : null,
+    number: a ? a.number : null,
+    full_number: a ? a.full_number : null,
+    issue_date: inv.issueDate,
+    due_date: inv.dueDate,
+    client_id: inv.clientId,
+    buyer_json: inv.buyer ? JSON.stringify(inv.buyer) : null,
+    buyer_name: inv.buyer?.name ?? null,
+    currency: inv.currency,
+    exchange_rate: inv.exchangeRate,
+    language: inv.language,
+    reverse_charge: inv.reverseCharge ? 1 : 0,
+    net_bani: t.net_bani,
+    vat_bani: t.vat_bani,
+    total_bani: t.total_bani,
+    discount_bani: t.discount_bani,
+    vat_breakdown_json: breakdownJson(t),
+    amount_paid_bani: 0,
+    paid_state: 'unpaid',
+    payment_method: inv.paymentMethod,
+    observations: inv.observations,
+    storno_of: inv.stornoOf,
+    storno_id: null,
+    converted_from: inv.convertedFrom,
+    converted_to: null,
+    efactura_enabled: inv.efacturaEnabled ? 1 : 0,
+    spv_environment: inv.spvEnvironment,
+    efactura_status: 'not_sent',
+    client_local_uuid: inv.clientLocalUuid,
+    device_id: inv.deviceId,
+    reservation_token: a?.reservation_token ?? null,
+    issued_at: a ? inv.now : null,
+    created_at: inv.now,
+    updated_at: null,
+  };
+  await trx.insertInto('invoices').values(row).execute();
+  const lines = lineRows(inv.id, inv.companyId, inv.priced, () => newId('invl'));
+  await trx.insertInto('invoice_lines').values(lines).execute();
+  return { row, lines };
+}

@@ -1,0 +1,115 @@
+import { bpToPercent, fromMilli } from '../../../shared/invoice-math';
+import { fromBani } from '../../../shared/money';
+import type { Invoice, InvoiceLine } from '../../../shared/schemas/invoice';
+import type { Client } from '../../../shared/schemas/client';
+import type { Payment } from '../../../shared/schemas/receipt';
+import type { InvoiceLinesTable, InvoicesTable } from './tables';
+import { bool, toRonBani } from './views';
+
+interface StoredBreakdown {
+  vat_rate_bp: number;
+  net_bani: number;
+  vat_bani: number;
+  total_bani: number;
+}
+
+export function lineView(row: InvoiceLinesTable): InvoiceLine {
+  return {
+    id: row.id,
+    object: 'invoice_line',
+    position: Number(row.position),
+    product_id: row.product_id,
+    description: row.description,
+    quantity: fromMilli(Number(row.quantity_milli)),
+    unit: row.unit,
+    unit_code: row.unit_code,
+    price: fromBani(Number(row.price_bani)),
+    vat_rate: bpToPercent(Number(row.vat_rate_bp)),
+    discount_percent: bpToPercent(Number(row.discount_bp)),
+    vat_exemption_reason: row.vat_exemption_reason,
+    discount: fromBani(Number(row.discount_bani)),
+    net: fromBani(Number(row.net_bani)),
+    vat: fromBani(Number(row.vat_bani)),
+    total: fromBani(Number(row.total_bani)),
+  };
+}
+
+export interface InvoiceExtras {
+  lines?: InvoiceLinesTable[];
+  payments?: Payment[];
+  client?: Client | null;
+}
+
+export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Invoice {
+  const net = Number(row.net_bani);
+  const vat = Number(row.vat_bani);
+  const total = Number(row.total_bani);
+  const discount = Number(row.discount_bani);
+  const paid = Number(row.amount_paid_bani);
+  const rate = row.exchange_rate === null ? null : Number(row.exchange_rate);
+  const breakdown = JSON.parse(row.vat_breakdown_json) as StoredBreakdown[];
+  return {
+    id: row.id,
+    object: 'invoice',
+    work_point_id: row.work_point_id,
+    document_type: row.document_type,
+    status: row.status,
+    is_draft: row.status === 'draft',
+    series_id: row.series_id,
+    series_name: row.series_name,
+    number: row.number === null ? null : Number(row.number),
+    full_number: row.full_number,
+    issue_date: row.issue_date,
+    due_date: row.due_date,
+    client_id: row.client_id,
+    buyer: row.buyer_json === null ? null : (JSON.parse(row.buyer_json) as Invoice['buyer']),
+    currency: row.currency,
+    exchange_rate: rate,
+    language: row.language,
+    reverse_charge: bool(row.reverse_charge),
+    totals: { net: fromBani(net), vat: fromBani(vat), total: fromBani(total), discount: fromBani(discount) },
+    vat_breakdown: breakdown.map((b) => ({
+      vat_rate: bpToPercent(b.vat_rate_bp),
+      net: fromBani(b.net_bani),
+      vat: fromBani(b.vat_bani),
+      total: fromBani(b.total_bani),
+    })),
+    totals_ron:
+      row.currency !== 'RON' && rate !== null
+        ? {
+            net: fromBani(toRonBani(net, rate)),
+            vat: fromBani(toRonBani(vat, rate)),
+            total: fromBani(toRonBani(total, rate)),
+            discount: fromBani(toRonBani(discount, rate)),
+          }
+        : null,
+    paid_state: row.paid_state,
+    amount_paid: fromBani(paid),
+    amount_due: fromBani(total - paid),
+    payment_method: row.payment_method as Invoice['payment_method'],
+    observations: row.observations,
+    storno_of: row.storno_of,
+    storno_id: row.storno_id,
+    converted_from: row.converted_from,
+    converted_to: row.converted_to,
+    efactura_enabled: bool(row.efactura_enabled),
+    spv_environment: row.spv_environment,
+    efactura_status: row.efactura_status,
+    client_local_uuid: row.client_local_uuid,
+    device_id: row.device_id,
+    ...(extras.lines ? { lines: extras.lines.map(lineView) } : {}),
+    ...(extras.payments ? { payments: extras.payments } : {}),
+    ...(extras.client !== undefined ? { client: extras.client } : {}),
+    issued_at: row.issued_at === null ? null : Number(row.issued_at),
+    created_at: Number(row.created_at),
+    updated_at: row.updated_at === null ? null : Number(row.updated_at),
+  };
+}
+
+/** Paid state from what was received: nothing, part, or all of the total. */
+export function paidState(totalBani: number, paidBani: number): InvoicesTable['paid_state'] {
+  if (paidBani === 0) return 'unpaid';
+  if (totalBani > 0 && paidBani >= totalBani) return 'paid';
+  if (totalBani <= 0) return 'paid';
+  return 'partially_paid';
+}

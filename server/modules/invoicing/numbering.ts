@@ -1,0 +1,317 @@
+import type { Db, Dialect } from '../../db/types';
+import { todayInBucharest } from '../../../shared/dates';
+import { formatSeriesNumber } from '../../../shared/schemas/series';
+import { formatReceiptNumber } from '../../../shared/schemas/receipt-series';
+import { ApiError, conflict, notFound } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import type { NumberSeriesTable, SeriesKind } from './tables';
+
+/**
+ * The numbering engine shared by invoice and receipt series: series row locks, per-year counters,
+ * exclusive device locks and the gap register. Every function that moves a counter must run inside a
+ * transaction that first called {@link lockSeriesRow}: on PostgreSQL that row lock is what keeps two
+ * issuers from reading the same counter; on SQLite the single writer connection already serializes.
+ */
+
+export type SeriesRow = NumberSeriesTable;
+
+/** Receipt series never restart; their counter lives in year 0. */
+export const RECEIPT_YEAR = 0;
+
+// The calendar day changes once a day; Intl's time-zone formatting is slow enough to matter per request.
+let lastDay: { from: number; to: number; day: string } | null = null;
+
+export function todayAt(now: number): string {
+  if (lastDay && now >= lastDay.from && now < lastDay.to) return lastDay.day;
+  const day = todayInBucharest(new Date(now * 1000));
+  // Valid for the rest of this minute at least: no time zone moves the day inside a minute.
+  const from = now - (now % 60);
+  lastDay = { from, to: from + 60, day };
+  return day;
+}
+
+export function yearAt(now: number): number {
+  return Number(todayAt(now).slice(0, 4));
+}
+
+export function yearOfDate(date: string): number {
+  return Number(date.slice(0, 4));
+}
+
+/** The series row, locked until the transaction ends (PostgreSQL); undefined when not the company's. */
+export async function lockSeriesRow(
+  trx: Db,
+  dialect: Dialect,
+  companyId: string,
+  seriesId: string,
+  kind: SeriesKind,
+): Promise<SeriesRow | undefined> {
+  const query = trx
+    .selectFrom('number_series')
+    .selectAll()
+    .where('id', '=', seriesId)
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind);
+  return dialect === 'postgres' ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
+}
+
+export async function peekNext(trx: Db, series: SeriesRow, year: number): Promise<number> {
+  const row = await trx
+    .selectFrom('series_counters')
+    .select('next_number')
+    .where('series_id', '=', series.id)
+    .where('year', '=', year)
+    .executeTakeFirst();
+  return row ? Number(row.next_number) : Number(series.start_number);
+}
+
+/**
+ * Hands out `count` consecutive numbers of a year and returns the first. The caller holds the series
+ * row lock, so the read and the write of the counter cannot interleave with another issuer.
+ */
+export async function takeNumbers(trx: Db, series: SeriesRow, year: number, count = 1): Promise<number> {
+  // One statement on the hot path: move the counter and read where it now stands.
+  const moved = await trx
+    .updateTable('series_counters')
+    .set((eb) => ({ next_number: eb('next_number', '+', count) }))
+    .where('series_id', '=', series.id)
+    .where('year', '=', year)
+    .returning('next_number')
+    .executeTakeFirst();
+  if (moved) return Number(moved.next_number) - count;
+  // First number of the year. The series row lock keeps a second issuer from getting here at the same time.
+  const first = Number(series.start_number);
+  await trx.insertInto('series_counters').values({ series_id: series.id, year, next_number: first + count }).execute();
+  return first;
+}
+
+export function formatNumber(series: Pick<SeriesRow, 'kind' | 'name' | 'format'>, number: number, year: number): string {
+  return series.kind === 'receipt' ? formatReceiptNumber(series.name, number) : formatSeriesNumber(series.format, number, year, series.name);
+}
+
+export function isLocked(series: SeriesRow): boolean {
+  return series.lock_device_id !== null;
+}
+
+export function seriesLockedError(series: SeriesRow): ApiError {
+  return new ApiError(409, 'invalid_request_error', 'series_locked', {
+    param: 'series_id',
+    vars: { series: series.name, device_name: series.lock_device_name ?? '', device_id: series.lock_device_id ?? '' },
+  });
+}
+
+export interface RecordGapInput {
+  companyId: string;
+  series: SeriesRow;
+  year: number;
+  number: number;
+  reason: 'released' | 'lock_takeover' | 'deleted';
+  deviceId: string | null;
+  reservationToken: string | null;
+  now: number;
+}
+
+export async function recordGap(trx: Db, input: RecordGapInput): Promise<void> {
+  await trx
+    .insertInto('number_gaps')
+    .values({
+      id: newId('gap'),
+      company_id: input.companyId,
+      series_id: input.series.id,
+      year: input.year,
+      number: input.number,
+      reason: input.reason,
+      device_id: input.deviceId,
+      reservation_token: input.reservationToken,
+      recorded_at: input.now,
+    })
+    .execute();
+}
+
+/**
+ * How an issued document gets its number:
+ * - `next`: the series' next number (online issue). Refused on a series another device holds.
+ * - `explicit`: a number the device already printed offline, either as the lock holder (it must be
+ *   exactly the next one: continuity is checked) or as the old holder of a lock that was taken over
+ *   (it must be one of the numbers set aside for it).
+ */
+export type NumberClaim = { kind: 'next'; deviceId?: string | undefined } | { kind: 'explicit'; number: number; deviceId?: string | undefined };
+
+export async function claimNumber(
+  trx: Db,
+  series: SeriesRow,
+  year: number,
+  claim: NumberClaim,
+): Promise<number> {
+  if (claim.kind === 'explicit') {
+    if (claim.deviceId) {
+      const setAside = await trx
+        .selectFrom('number_gaps')
+        .select('id')
+        .where('series_id', '=', series.id)
+        .where('year', '=', year)
+        .where('number', '=', claim.number)
+        .where('reason', '=', 'lock_takeover')
+        .where('device_id', '=', claim.deviceId)
+        .executeTakeFirst();
+      if (setAside) {
+        // The old holder's offline document arrives: its number stops being a gap.
+        await trx.deleteFrom('number_gaps').where('id', '=', setAside.id).execute();
+        return claim.number;
+      }
+    }
+    if (!isLocked(series)) {
+      throw new ApiError(409, 'invalid_request_error', 'series_not_locked', { param: 'number', vars: { series: series.name } });
+    }
+    if (series.lock_device_id !== claim.deviceId) throw seriesLockedError(series);
+    const expected = await peekNext(trx, series, year);
+    if (claim.number !== expected) {
+      throw new ApiError(409, 'invalid_request_error', 'number_out_of_sequence', {
+        param: 'number',
+        vars: { number: claim.number, expected, series: series.name },
+      });
+    }
+    await takeNumbers(trx, series, year, 1);
+    return claim.number;
+  }
+  if (isLocked(series) && series.lock_device_id !== claim.deviceId) throw seriesLockedError(series);
+  return takeNumbers(trx, series, year, 1);
+}
+
+export interface LockRequest {
+  device_id: string;
+  device_name: string;
+  device_platform: string;
+  session_id: number;
+  user_id: number;
+  takeover: boolean;
+  reserve_for_old_holder: number;
+}
+
+/**
+ * Takes (or refreshes) a series' exclusive lock. A takeover sets `reserve_for_old_holder` numbers aside
+ * for the device that loses the lock: they go to the gap register as `lock_takeover`, the counter moves
+ * past them, and the old holder may still sync documents carrying them ({@link claimNumber}).
+ */
+export async function applyLock(trx: Db, companyId: string, series: SeriesRow, request: LockRequest, now: number): Promise<void> {
+  const heldByOther = isLocked(series) && series.lock_device_id !== request.device_id;
+  if (heldByOther && !request.takeover) throw seriesLockedError(series);
+  if (heldByOther && request.reserve_for_old_holder > 0) {
+    const year = series.kind === 'receipt' ? RECEIPT_YEAR : yearAt(now);
+    const first = await takeNumbers(trx, series, year, request.reserve_for_old_holder);
+    for (let i = 0; i < request.reserve_for_old_holder; i++) {
+      await recordGap(trx, {
+        companyId, series, year, number: first + i, reason: 'lock_takeover',
+        deviceId: series.lock_device_id, reservationToken: null, now,
+      });
+    }
+  }
+  await trx
+    .updateTable('number_series')
+    .set({
+      lock_device_id: request.device_id,
+      lock_device_name: request.device_name,
+      lock_device_platform: request.device_platform,
+      lock_session_id: request.session_id,
+      lock_user_id: request.user_id,
+      // A refresh by the holder keeps the original time: the lock dates from when it was taken.
+      locked_at: isLocked(series) && !heldByOther ? series.locked_at : now,
+      updated_at: now,
+    })
+    .where('id', '=', series.id)
+    .execute();
+}
+
+/** Gives a lock back. Only the holder may; unlocking an unlocked series changes nothing. */
+export async function applyUnlock(trx: Db, series: SeriesRow, deviceId: string, now: number): Promise<void> {
+  if (!isLocked(series)) return;
+  if (series.lock_device_id !== deviceId) {
+    throw new ApiError(403, 'permission_error', 'forbidden', { param: 'device_id' });
+  }
+  await trx
+    .updateTable('number_series')
+    .set({
+      lock_device_id: null, lock_device_name: null, lock_device_platform: null,
+      lock_session_id: null, lock_user_id: null, locked_at: null, updated_at: now,
+    })
+    .where('id', '=', series.id)
+    .execute();
+}
+
+export function lockView(series: SeriesRow) {
+  if (!isLocked(series)) return null;
+  return {
+    device_id: series.lock_device_id ?? '',
+    session_id: Number(series.lock_session_id ?? 0),
+    user_id: Number(series.lock_user_id ?? 0),
+    device_name: series.lock_device_name ?? '',
+    device_platform: series.lock_device_platform ?? '',
+    locked_at: Number(series.locked_at ?? 0),
+  };
+}
+
+/** Series rows with the counter of `year` and whether any number was ever taken. */
+export function seriesWithCounter(db: Db, year: number) {
+  return db
+    .selectFrom('number_series as s')
+    .selectAll('s')
+    .select((eb) => [
+      eb
+        .selectFrom('series_counters as c')
+        .select('c.next_number')
+        .whereRef('c.series_id', '=', 's.id')
+        .where('c.year', '=', year)
+        .as('counter_next'),
+      eb.exists(eb.selectFrom('series_counters as u').select('u.series_id').whereRef('u.series_id', '=', 's.id')).as('used'),
+    ]);
+}
+
+export type SeriesWithCounter = SeriesRow & { counter_next: number | null; used: unknown };
+
+export async function findSeries(db: Db, companyId: string, id: string, kind: SeriesKind, year: number): Promise<SeriesWithCounter> {
+  const row = await seriesWithCounter(db, year)
+    .where('s.id', '=', id)
+    .where('s.company_id', '=', companyId)
+    .where('s.kind', '=', kind)
+    .executeTakeFirst();
+  if (!row) throw notFound('id');
+  return row as SeriesWithCounter;
+}
+
+/** Makes `seriesId` the only primary series of its work point and type. */
+export async function makePrimary(trx: Db, series: Pick<SeriesRow, 'id' | 'work_point_id' | 'kind' | 'document_type'>): Promise<void> {
+  await trx
+    .updateTable('number_series')
+    .set({ is_primary: 0 })
+    .where('work_point_id', '=', series.work_point_id)
+    .where('kind', '=', series.kind)
+    .where('document_type', '=', series.document_type)
+    .where('id', '!=', series.id)
+    .where('is_primary', '=', 1)
+    .execute();
+  await trx.updateTable('number_series').set({ is_primary: 1 }).where('id', '=', series.id).execute();
+}
+
+export async function seriesIsUsed(db: Db, seriesId: string): Promise<boolean> {
+  const counter = await db.selectFrom('series_counters').select('series_id').where('series_id', '=', seriesId).executeTakeFirst();
+  return counter !== undefined;
+}
+
+/** A numbering format must place the number, and may use only the placeholders we print. Returns the problem, `en|ro`. */
+export function formatProblem(format: string): string | null {
+  const placeholders = format.match(/\{[^}]*\}/g) ?? [];
+  const unknown = placeholders.find((p) => !/^\{(name|year|number(:\d{1,2})?)\}$/.test(p));
+  if (unknown) {
+    return `Unknown placeholder ${unknown}; use {name}, {year}, {number} or {number:N}.|Substituent necunoscut ${unknown}; folosiți {name}, {year}, {number} sau {number:N}.`;
+  }
+  if (!placeholders.some((p) => p.startsWith('{number'))) return 'The format must contain {number}.|Formatul trebuie să conțină {number}.';
+  return null;
+}
+
+/** Drafts may name a series without taking a number from it; such a series cannot be deleted either. */
+export async function seriesReferenced(db: Db, seriesId: string): Promise<boolean> {
+  const row = await db.selectFrom('invoices').select('id').where('series_id', '=', seriesId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export const inUse = (param: string) => conflict('in_use', param);

@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import { computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
+import { toBani } from '../../../shared/money';
+import type { zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import type { InvoiceLinesTable } from './tables';
+
+export type LineInput = z.output<typeof zInvoiceLineInput>;
+
+/** A line in integers, as stored and as shared/invoice-math takes it. */
+export interface LineIntegers {
+  product_id: string | null;
+  description: string;
+  quantity_milli: number;
+  unit: string;
+  unit_code: string;
+  price_bani: number;
+  vat_rate_bp: number;
+  discount_bp: number;
+  vat_exemption_reason: string | null;
+}
+
+export interface Priced {
+  lines: LineIntegers[];
+  totals: InvoiceTotals;
+}
+
+/**
+ * Wire lines -> integers, with one `en|ro` problem per offending member (`items.2.price`). The wire
+ * schema already bounds the decimals; this also catches what only the integer conversion can see.
+ */
+export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: ReadonlySet<number>): { lines: LineIntegers[]; problems: Record<string, string> } {
+  const problems: Record<string, string> = {};
+  const lines: LineIntegers[] = [];
+  items.forEach((item, i) => {
+    const at = (field: string, convert: () => number): number => {
+      try {
+        return convert();
+      } catch {
+        problems[`items.${i}.${field}`] = 'Out of range or too many decimals.|În afara domeniului sau prea multe zecimale.';
+        return 0;
+      }
+    };
+    const quantity = at('quantity', () => toMilli(item.quantity));
+    if (quantity < 0) problems[`items.${i}.quantity`] = 'Must be positive; a negative invoice is made by storno.|Trebuie să fie pozitivă; o factură negativă se face prin stornare.';
+    const rate = at('vat_rate', () => percentToBp(item.vat_rate));
+    if (!problems[`items.${i}.vat_rate`] && !allowedRatesBp.has(rate)) {
+      problems[`items.${i}.vat_rate`] = 'Not a VAT rate of the company (21, 19, 11, 9, 5, 0 or a custom rate).|Nu este o cotă TVA a firmei (21, 19, 11, 9, 5, 0 sau o cotă proprie).';
+    }
+    lines.push({
+      product_id: item.product_id ?? null,
+      description: item.description,
+      quantity_milli: quantity,
+      unit: item.unit,
+      unit_code: item.unit_code,
+      price_bani: at('price', () => toBani(item.price)),
+      vat_rate_bp: rate,
+      discount_bp: at('discount_percent', () => percentToBp(item.discount_percent)),
+      vat_exemption_reason: item.vat_exemption_reason ?? null,
+    });
+  });
+  return { lines, problems };
+}
+
+/** Totals with the same function the desktop app runs offline: the two agree to the ban. */
+export function price(lines: LineIntegers[], reverseCharge: boolean): Priced {
+  const totals = computeTotals(
+    lines.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp })),
+    { reverse_charge: reverseCharge },
+  );
+  return { lines, totals };
+}
+
+export function lineRows(invoiceId: string, companyId: string, priced: Priced, newId: () => string): InvoiceLinesTable[] {
+  return priced.lines.map((line, i) => {
+    const amounts = priced.totals.lines[i]!;
+    return {
+      id: newId(),
+      invoice_id: invoiceId,
+      company_id: companyId,
+      position: i + 1,
+      ...line,
+      discount_bani: amounts.discount_bani,
+      net_bani: amounts.net_bani,
+      vat_bani: amounts.vat_bani,
+      total_bani: amounts.total_bani,
+    };
+  });
+}
+
+export const STANDARD_RATES: ReadonlySet<number> = new Set(STANDARD_VAT_RATES_BP);
+
+export function breakdownJson(totals: InvoiceTotals): string {
+  return JSON.stringify(totals.breakdown);
+}

@@ -1,0 +1,336 @@
+import { z } from 'zod';
+import { conflict, notFound } from '../../platform/errors';
+import { defineRoute, type AnyRoute, type HandlerContext } from '../../platform/route';
+import { listPageSchema, listQuery, paginate } from '../../platform/list';
+import { newId } from '../../platform/ids';
+import type { Db, Dialect } from '../../db/types';
+import type { Locale } from '../../platform/locale';
+import { fromBani, toBani } from '../../../shared/money';
+import { zPaymentMethodType } from '../../../shared/schemas/common';
+import { zReceipt, zReceiptCreate, zReceiptUpdate, type Receipt } from '../../../shared/schemas/receipt';
+import { invalid, isUniqueViolation } from './fail';
+import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
+import { assertPayable, assertWithinDue } from './payment-routes';
+import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt } from './numbering';
+import { defaultReceiptSeries } from './receipt-series-routes';
+import { findClient, isCurrencyEnabled } from './catalog-bridge';
+import { CURRENCY_NOT_ENABLED } from './invoice-input';
+import { bool, deletedSchema } from './views';
+import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
+import './messages';
+
+const idParams = z.object({ id: z.string() });
+
+/** Receipts with their invoice summary and payment, one query for each. */
+export async function receiptViews(db: Db, rows: ReceiptsTable[], locale: Locale): Promise<Receipt[]> {
+  const invoiceIds = [...new Set(rows.map((r) => r.invoice_id).filter((id): id is string => id !== null))];
+  const paymentIds = rows.map((r) => r.payment_id).filter((id): id is string => id !== null);
+  const invoices = new Map(
+    (invoiceIds.length
+      ? await db.selectFrom('invoices').select(['id', 'full_number', 'total_bani', 'currency', 'paid_state']).where('id', 'in', invoiceIds).execute()
+      : []
+    ).map((i) => [i.id, i]),
+  );
+  const payments = new Map(
+    (paymentIds.length ? await db.selectFrom('payments').selectAll().where('id', 'in', paymentIds).execute() : []).map((p) => [p.id, p]),
+  );
+  return rows.map((row) => {
+    const invoice = row.invoice_id ? invoices.get(row.invoice_id) : undefined;
+    const payment = row.payment_id ? payments.get(row.payment_id) : undefined;
+    return {
+      id: row.id,
+      object: 'receipt',
+      receipt_number: row.receipt_number,
+      series_id: row.series_id,
+      amount: fromBani(Number(row.amount_bani)),
+      amount_without_vat: fromBani(Number(row.amount_without_vat_bani)),
+      amount_vat: fromBani(Number(row.amount_vat_bani)),
+      currency: row.currency,
+      date: row.date,
+      observations: row.observations,
+      language: row.language,
+      is_draft: bool(row.is_draft),
+      is_deleted: bool(row.is_deleted),
+      exchange_rate: row.exchange_rate === null ? null : Number(row.exchange_rate),
+      exchange_currency: row.exchange_currency,
+      type: row.type as Receipt['type'],
+      client: { id: row.client_id, name: row.client_name },
+      invoice: invoice
+        ? { id: invoice.id, number: invoice.full_number, total: fromBani(Number(invoice.total_bani)), currency: invoice.currency, is_paid: invoice.paid_state === 'paid' }
+        : null,
+      payment: payment ? paymentView(payment, invoice?.full_number ?? null, locale) : null,
+      client_local_uuid: row.client_local_uuid,
+      created_at: Number(row.created_at),
+      updated_at: row.updated_at === null ? null : Number(row.updated_at),
+    };
+  });
+}
+
+async function oneView(db: Db, row: ReceiptsTable, locale: Locale): Promise<Receipt> {
+  return (await receiptViews(db, [row], locale))[0]!;
+}
+
+async function lockReceiptRow(trx: Db, dialect: Dialect, companyId: string, id: string): Promise<ReceiptsTable | undefined> {
+  const query = trx.selectFrom('receipts').selectAll().where('id', '=', id).where('company_id', '=', companyId);
+  return dialect === 'postgres' ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
+}
+
+/** The paired invoice: exists, can receive money, same currency as the receipt. */
+async function pairedInvoice(ctx: HandlerContext<unknown, unknown, unknown>, trx: Db, invoiceId: string, currency: string): Promise<InvoicesTable> {
+  const invoice = await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, invoiceId);
+  if (!invoice) throw notFound('invoice_id');
+  if (invoice.currency !== currency) {
+    throw invalid(ctx.locale, { currency: `Must be the invoice's currency, ${invoice.currency}.|Trebuie să fie moneda facturii, ${invoice.currency}.` });
+  }
+  return invoice;
+}
+
+function receiptRate(ctx: HandlerContext<unknown, unknown, unknown>, currency: string, given: number | null | undefined, invoice: InvoicesTable | null): number | null {
+  if (currency === 'RON') return null;
+  const rate = given ?? invoice?.exchange_rate ?? null;
+  if (rate === null) throw invalid(ctx.locale, { exchange_rate: 'Required for a currency other than RON.|Obligatoriu pentru o altă monedă decât RON.' });
+  return Number(rate);
+}
+
+function paymentRow(receipt: ReceiptsTable, invoice: InvoicesTable, id: string, now: number): PaymentsTable {
+  return {
+    id, company_id: receipt.company_id, work_point_id: receipt.work_point_id, invoice_id: invoice.id,
+    amount_bani: receipt.amount_bani, amount_without_vat_bani: receipt.amount_without_vat_bani, amount_vat_bani: receipt.amount_vat_bani,
+    currency: receipt.currency, date: receipt.date, type: receipt.type, exchange_rate: receipt.exchange_rate,
+    exchange_currency: receipt.exchange_currency, client_id: receipt.client_id, client_name: receipt.client_name,
+    receipt_id: receipt.id, client_local_uuid: null, created_at: now,
+  };
+}
+
+async function findReceiptByUuid(db: Db, companyId: string, uuid: string) {
+  return db.selectFrom('receipts').selectAll().where('company_id', '=', companyId).where('client_local_uuid', '=', uuid).executeTakeFirst();
+}
+
+const createReceipt = defineRoute({
+  method: 'POST', path: '/receipts', operationId: 'createReceipt', summary: 'Issue a cash receipt (chitanță)',
+  description:
+    'Standalone (to `client_id` or a walk-in `client_name`; VAT `amount_vat`, default 0) or paired with an invoice (`invoice_id`: same ' +
+    'currency, at most the amount due; the client is the invoice\'s; the VAT is the invoice\'s VAT share of the amount; a payment row of ' +
+    'the receipt\'s type is created and shown as `payment`). Numbered from `series_id`, else the work point\'s default receipt series ' +
+    '(created with prefix `CH` on first use); a device holding the series lock sends the `number` it printed with its `device_id`. ' +
+    'A repeated `client_local_uuid` answers the receipt already issued.',
+  tags: ['receipts'], scope: 'receipts:write', create: true, body: zReceiptCreate, response: zReceipt,
+  errors: {
+    resource_missing: 404, series_locked: 409, series_not_locked: 409, number_out_of_sequence: 409,
+    invoice_is_draft: 409, invoice_is_storno: 409, already_voided: 409,
+  },
+  handler: async (ctx) => {
+    const b = ctx.body;
+    if (b.client_local_uuid) {
+      const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
+      if (existing) return oneView(ctx.db, existing, ctx.locale);
+    }
+    const amount = toBani(b.amount);
+    try {
+      const row = await ctx.db.transaction().execute(async (trx) => {
+        let invoice: InvoicesTable | null = null;
+        let client: { id: string | null; name: string };
+        let vat: number;
+        if (b.invoice_id) {
+          invoice = await pairedInvoice(ctx, trx, b.invoice_id, b.currency);
+          assertPayable(invoice);
+          if (b.client_id && b.client_id !== invoice.client_id) {
+            throw invalid(ctx.locale, { client_id: 'A paired receipt is issued to the invoice\'s client.|O chitanță pentru o factură se emite clientului facturii.' });
+          }
+          assertWithinDue(ctx.locale, invoice, amount);
+          client = { id: invoice.client_id, name: invoice.buyer_name ?? b.client_name ?? '' };
+          vat = vatShare(amount, invoice).vat;
+        } else {
+          if (b.client_id) {
+            const found = await findClient(trx, ctx.companyId, b.client_id);
+            if (!found) throw notFound('client_id');
+            client = { id: found.id, name: found.name };
+          } else if (b.client_name) {
+            client = { id: null, name: b.client_name };
+          } else {
+            throw invalid(ctx.locale, { client_id: 'Send client_id, client_name or invoice_id.|Trimiteți client_id, client_name sau invoice_id.' });
+          }
+          vat = b.amount_vat !== undefined ? toBani(b.amount_vat) : 0;
+          if (vat > amount) throw invalid(ctx.locale, { amount_vat: 'Must not exceed the amount.|Nu poate depăși suma.' });
+        }
+        if (!invoice && !(await isCurrencyEnabled(trx, ctx.companyId, b.currency))) throw invalid(ctx.locale, { currency: CURRENCY_NOT_ENABLED });
+        const rate = receiptRate(ctx, b.currency, b.exchange_rate, invoice);
+        let series;
+        if (b.series_id) {
+          series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, b.series_id, 'receipt');
+          if (!series) throw notFound('series_id');
+          if (series.work_point_id !== ctx.workPointId) {
+            throw invalid(ctx.locale, { series_id: 'This series belongs to another work point.|Această serie aparține altui punct de lucru.' });
+          }
+        } else {
+          series = await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
+        }
+        const number = await claimNumber(
+          trx, series, RECEIPT_YEAR,
+          b.number !== undefined ? { kind: 'explicit', number: b.number, deviceId: b.device_id } : { kind: 'next', deviceId: b.device_id },
+        );
+        const id = newId('rcpt');
+        const paymentId = invoice ? newId('pay') : null;
+        const row: ReceiptsTable = {
+          id, company_id: ctx.companyId, work_point_id: ctx.workPointId, series_id: series.id, number,
+          receipt_number: formatNumber(series, number, RECEIPT_YEAR), amount_bani: amount, amount_without_vat_bani: amount - vat,
+          amount_vat_bani: vat, currency: b.currency, date: b.payment_date ?? todayAt(ctx.now), observations: b.observations ?? null,
+          language: b.language, is_draft: 0, is_deleted: 0, exchange_rate: rate, exchange_currency: rate === null ? null : 'RON',
+          type: b.type, client_id: client.id, client_name: client.name, invoice_id: invoice?.id ?? null, payment_id: paymentId,
+          client_local_uuid: b.client_local_uuid ?? null, device_id: b.device_id ?? null, created_at: ctx.now, updated_at: null,
+          deleted_at: null,
+        };
+        await trx.insertInto('receipts').values(row).execute();
+        if (invoice && paymentId) {
+          await trx.insertInto('payments').values(paymentRow(row, invoice, paymentId, ctx.now)).execute();
+          await recomputePaid(trx, invoice.id, ctx.now);
+        }
+        return row;
+      });
+      return oneView(ctx.db, row, ctx.locale);
+    } catch (error) {
+      if (b.client_local_uuid && isUniqueViolation(error)) {
+        const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
+        if (existing) return oneView(ctx.db, existing, ctx.locale);
+      }
+      throw error;
+    }
+  },
+});
+
+const listReceipts = defineRoute({
+  method: 'GET', path: '/receipts', operationId: 'listReceipts', summary: 'List the receipts of the work point',
+  description: 'Soft-deleted receipts are left out unless `include_deleted=true`. `search` matches the receipt number and the client name; dates filter on `date`.',
+  tags: ['receipts'], scope: 'receipts:read',
+  query: listQuery(['date', 'amount', 'created_at', 'number'] as const).extend({
+    invoice_id: z.string().optional(),
+    client_id: z.string().optional(),
+    series_id: z.string().optional(),
+    type: zPaymentMethodType.optional(),
+    include_deleted: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  }),
+  response: listPageSchema(zReceipt),
+  handler: async (ctx) => {
+    const q = ctx.query;
+    let base = ctx.db.selectFrom('receipts').selectAll().where('company_id', '=', ctx.companyId).where('work_point_id', '=', ctx.workPointId);
+    if (!q.include_deleted) base = base.where('is_deleted', '=', 0);
+    if (q.invoice_id) base = base.where('invoice_id', '=', q.invoice_id);
+    if (q.client_id) base = base.where('client_id', '=', q.client_id);
+    if (q.series_id) base = base.where('series_id', '=', q.series_id);
+    if (q.type) base = base.where('type', '=', q.type);
+    const page = await paginate(base, q, {
+      sortColumns: { date: 'date', amount: 'amount_bani', created_at: 'created_at', number: 'number' },
+      defaultSort: 'date', defaultOrder: 'desc', searchColumns: ['receipt_number', 'client_name'], dateColumn: 'date', tieBreaker: 'id',
+    });
+    return { ...page, data: await receiptViews(ctx.db, page.data, ctx.locale) };
+  },
+});
+
+const getReceipt = defineRoute({
+  method: 'GET', path: '/receipts/:id', operationId: 'getReceipt', summary: 'Retrieve a receipt',
+  description: 'A soft-deleted receipt is still answered, with `is_deleted` true.',
+  tags: ['receipts'], scope: 'receipts:read', params: idParams, response: zReceipt, errors: { resource_missing: 404 },
+  handler: async (ctx) => {
+    const row = await ctx.db.selectFrom('receipts').selectAll().where('id', '=', ctx.params.id).where('company_id', '=', ctx.companyId).executeTakeFirst();
+    if (!row) throw notFound('id');
+    return oneView(ctx.db, row, ctx.locale);
+  },
+});
+
+const updateReceipt = defineRoute({
+  method: 'PUT', path: '/receipts/:id', operationId: 'updateReceipt', summary: 'Update a receipt',
+  description:
+    'Every member optional; an omitted `client_id` keeps the existing client. 409 `resource_deleted` for a soft-deleted receipt. ' +
+    'When paired with an invoice (already, or through `invoice_id`), the payment row follows the receipt and the paid state of the ' +
+    'invoice (and of the previous invoice, when it changes) is recomputed. The number never changes.',
+  tags: ['receipts'], scope: 'receipts:write', params: idParams, body: zReceiptUpdate, response: zReceipt,
+  errors: { resource_missing: 404, resource_deleted: 409, invoice_is_draft: 409, invoice_is_storno: 409, already_voided: 409 },
+  handler: async (ctx) => {
+    const b = ctx.body;
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const current = await lockReceiptRow(trx, ctx.dialect, ctx.companyId, ctx.params.id);
+      if (!current) throw notFound('id');
+      if (bool(current.is_deleted)) throw conflict('resource_deleted', 'id');
+      const amount = b.amount !== undefined ? toBani(b.amount) : Number(current.amount_bani);
+      const currency = b.currency ?? current.currency;
+      const invoiceId = b.invoice_id ?? current.invoice_id;
+      const invoiceChanged = invoiceId !== current.invoice_id;
+      if (invoiceChanged && current.invoice_id) await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, current.invoice_id);
+      let invoice: InvoicesTable | null = null;
+      let vat: number;
+      if (invoiceId) {
+        invoice = await pairedInvoice(ctx, trx, invoiceId, currency);
+        if (invoiceChanged) assertPayable(invoice);
+        const ownShare = !invoiceChanged && current.payment_id ? Number(current.amount_bani) : 0;
+        assertWithinDue(ctx.locale, invoice, amount, ownShare);
+        vat = vatShare(amount, invoice).vat;
+      } else {
+        if (b.currency !== undefined && !(await isCurrencyEnabled(trx, ctx.companyId, b.currency))) {
+          throw invalid(ctx.locale, { currency: CURRENCY_NOT_ENABLED });
+        }
+        vat = b.amount_vat !== undefined ? toBani(b.amount_vat) : Number(current.amount_vat_bani);
+        if (vat > amount) throw invalid(ctx.locale, { amount_vat: 'Must not exceed the amount.|Nu poate depăși suma.' });
+      }
+      let client = { id: current.client_id, name: current.client_name };
+      if (b.client_id !== undefined) {
+        const found = await findClient(trx, ctx.companyId, b.client_id);
+        if (!found) throw notFound('client_id');
+        client = { id: found.id, name: found.name };
+      } else if (b.client_name !== undefined) {
+        client = { id: current.client_id, name: b.client_name };
+      }
+      const rate = receiptRate(ctx, currency, b.exchange_rate !== undefined ? b.exchange_rate : current.exchange_rate, invoice);
+      const next: ReceiptsTable = {
+        ...current, amount_bani: amount, amount_vat_bani: vat, amount_without_vat_bani: amount - vat, currency,
+        date: b.payment_date ?? current.date, observations: b.observations ?? current.observations, type: b.type ?? current.type,
+        language: b.language ?? current.language, exchange_rate: rate, exchange_currency: rate === null ? null : 'RON',
+        client_id: client.id, client_name: client.name, invoice_id: invoiceId, updated_at: ctx.now,
+      };
+      if (invoice) {
+        next.payment_id = current.payment_id ?? newId('pay');
+        const payment = paymentRow(next, invoice, next.payment_id, ctx.now);
+        if (current.payment_id) {
+          const { id: _id, company_id: _c, created_at: _t, ...changes } = payment;
+          await trx.updateTable('payments').set(changes).where('id', '=', current.payment_id).execute();
+        } else {
+          await trx.insertInto('payments').values(payment).execute();
+        }
+      }
+      const { id: _id, company_id: _c, ...changes } = next;
+      await trx.updateTable('receipts').set(changes).where('id', '=', current.id).execute();
+      if (invoice) await recomputePaid(trx, invoice.id, ctx.now);
+      if (invoiceChanged && current.invoice_id) await recomputePaid(trx, current.invoice_id, ctx.now);
+      return next;
+    });
+    return oneView(ctx.db, row, ctx.locale);
+  },
+});
+
+const deleteReceipt = defineRoute({
+  method: 'DELETE', path: '/receipts/:id', operationId: 'deleteReceipt', summary: 'Soft-delete a receipt',
+  description:
+    'The receipt stays readable with `is_deleted` true and keeps its number; its payment row is removed and the invoice\'s paid state ' +
+    'recomputed. Deleting an already deleted receipt answers the same reply again.',
+  tags: ['receipts'], scope: 'receipts:write', params: idParams, response: deletedSchema('receipt'), envelope: 'top',
+  errors: { resource_missing: 404 },
+  handler: async (ctx) => {
+    await ctx.db.transaction().execute(async (trx) => {
+      const current = await lockReceiptRow(trx, ctx.dialect, ctx.companyId, ctx.params.id);
+      if (!current) throw notFound('id');
+      if (bool(current.is_deleted)) return;
+      if (current.payment_id && current.invoice_id) {
+        await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, current.invoice_id);
+        await trx.deleteFrom('payments').where('id', '=', current.payment_id).execute();
+        await recomputePaid(trx, current.invoice_id, ctx.now);
+      }
+      await trx
+        .updateTable('receipts')
+        .set({ is_deleted: 1, deleted_at: ctx.now, updated_at: ctx.now, payment_id: null })
+        .where('id', '=', current.id)
+        .execute();
+    });
+    return { object: 'receipt' as const, id: ctx.params.id, deleted: true as const };
+  },
+});
+
+export const receiptRoutes: AnyRoute[] = [createReceipt, listReceipts, getReceipt, updateReceipt, deleteReceipt];

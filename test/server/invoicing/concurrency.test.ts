@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../support/storage';
+import type { TestServer } from '../../support/server';
+import { LINE, newClient, newFirm, newSeries, startInvoicingServer, type Firm } from './helpers';
+
+const ISSUERS = 16;
+const ROUNDS = 6;
+
+type Outcome = { issued: number[]; released: number[] };
+
+/**
+ * One issuer of four kinds, by index: online direct issues, drafts then issued, reservations consumed
+ * through POST /invoices (one released for each consumed), single reservations consumed.
+ */
+async function issuer(firm: Firm, seriesId: string, clientId: string, index: number): Promise<Outcome> {
+  const out: Outcome = { issued: [], released: [] };
+  const device = `dev-${index}`;
+  const must = async (method: string, path: string, body: unknown) => {
+    const res = await firm.call(method, path, body);
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    switch (index % 4) {
+      case 0:
+        out.issued.push((await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, items: [LINE] })).number);
+        break;
+      case 1: {
+        const draft = await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, is_draft: true, items: [LINE] });
+        out.issued.push((await must('POST', `/invoices/${draft.id}/issue`, {})).number);
+        break;
+      }
+      case 2: {
+        const [keep, drop] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device, count: 2 })).data;
+        const invoice = await must('POST', '/invoices', {
+          client_id: clientId, items: [LINE], reservation_token: keep.token, device_id: device, client_local_uuid: randomUUID(),
+        });
+        out.issued.push(invoice.number);
+        out.released.push((await must('POST', `/invoice-series/reservations/${drop.token}/release?device_id=${device}`, undefined)).number);
+        break;
+      }
+      default: {
+        const [only] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device })).data;
+        const uuid = randomUUID();
+        const body = { client_id: clientId, items: [LINE], reservation_token: only.token, device_id: device, client_local_uuid: uuid };
+        // A sync that retries at once must not make a second invoice.
+        const [a, b] = await Promise.all([must('POST', '/invoices', body), must('POST', '/invoices', body)]);
+        expect(a.id).toBe(b.id);
+        out.issued.push(a.number);
+      }
+    }
+  }
+  return out;
+}
+
+describe.each(DIALECTS)('numbering under concurrency on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startInvoicingServer(dialect);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it(`gives ${ISSUERS} parallel issuers consecutive numbers: no duplicate, no gap but released reservations`, async () => {
+    const firm = await newFirm(server);
+    const client = await newClient(firm);
+    const series = await newSeries(firm);
+    const outcomes = await Promise.all(Array.from({ length: ISSUERS }, (_, i) => issuer(firm, series.id, client.id, i)));
+    const issued = outcomes.flatMap((o) => o.issued);
+    const released = outcomes.flatMap((o) => o.released);
+    expect(issued).toHaveLength(ISSUERS * ROUNDS);
+    expect(new Set(issued).size).toBe(issued.length);
+    const all = [...issued, ...released].sort((x, y) => x - y);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+
+    // What the database holds agrees with what the callers were told.
+    const rows = await server.storage.db
+      .selectFrom('invoices')
+      .select(['number'])
+      .where('series_id', '=', series.id)
+      .where('status', '=', 'issued')
+      .execute();
+    expect(rows.map((r) => Number(r.number)).sort((x, y) => x - y)).toEqual([...issued].sort((x, y) => x - y));
+    const gaps = await firm.ok('GET', `/invoice-series/${series.id}/gaps?per_page=100`);
+    expect(gaps.data.map((g: { number: number }) => g.number)).toEqual([...released].sort((x, y) => x - y));
+    expect(gaps.data.every((g: { reason: string }) => g.reason === 'released')).toBe(true);
+    expect((await firm.ok('GET', `/invoice-series/${series.id}`)).next_number).toBe(all.length + 1);
+  });
+});
