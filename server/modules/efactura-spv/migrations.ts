@@ -1,4 +1,7 @@
 import type { MigrationModule } from '../../db/migrations/index';
+import * as m0400 from './migrations/0400_efactura_spv';
 
 /** Migrations of the efactura-spv module, named so that they sort after the platform's and in their own order. */
-export const efacturaSpvMigrations: Record<string, MigrationModule> = {};
+export const efacturaSpvMigrations: Record<string, MigrationModule> = {
+  '0400_efactura_spv': m0400,
+};
