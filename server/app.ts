@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Storage } from './db/connect';
 import { ApiError } from './platform/errors';
 import { markStart, meta } from './platform/envelope';
@@ -7,6 +7,7 @@ import { resolveLocale } from './platform/locale';
 import { registerRoute, type AnyRoute } from './platform/route';
 import { MemoryRateLimitStore, CONTRACT_LIMITS, type RateLimits, type RateLimitStore } from './platform/rate-limit';
 import { systemClock, type Clock } from './platform/clock';
+import { KeyStore } from './platform/auth';
 import { buildOpenApi } from './platform/openapi';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
@@ -23,9 +24,22 @@ export interface AppOptions {
   extraServices?: Partial<Services>;
   routes?: readonly AnyRoute[];
   bodyLimit?: number;
+  /** How long (service-clock seconds) a key looked up stays trusted without reading it again; 0 reads every time. */
+  keyCacheSeconds?: number;
+  /** Where unexpected errors go (with their stack and SQL), instead of the log; tests use it to see them. */
+  reportError?: (error: unknown, request: FastifyRequest) => void;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const DEFAULT_KEY_CACHE_SECONDS = 5;
+
+/** The contract's browser rule (Authentication, 6): any origin, exactly these request headers. */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'Authorization, Content-Type',
+  'access-control-expose-headers':
+    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Idempotent-Replayed',
+} as const;
 
 export function buildApp(options: AppOptions): { app: FastifyInstance; services: Services } {
   const services: Services = {
@@ -33,6 +47,7 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     clock: options.clock ?? systemClock,
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     rateLimits: options.rateLimits ?? CONTRACT_LIMITS,
+    keys: new KeyStore(options.storage.db, options.keyCacheSeconds ?? DEFAULT_KEY_CACHE_SECONDS),
     validateResponses: options.validateResponses ?? true,
     docBase: 'https://docs.tejghea.ro/api/v1/errors',
     ...options.extraServices,
@@ -42,11 +57,30 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    // Fastify's own schema validation stays off: zod validates, with our error shape.
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body; ours (below) keeps the envelope.
+    return503OnClosing: false,
+    // Errors Fastify meets before routing (a malformed URL) still answer in the envelope.
+    frameworkErrors: (error, request, reply) => {
+      const locale = resolveLocale(undefined, request.headers['accept-language']);
+      const apiError = new ApiError(400, 'invalid_request_error', 'bad_request');
+      // The framework types this reply with its generic schema parameters; ours is a plain JSON reply.
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .headers(CORS_HEADERS)
+        .send({ success: false, error: apiError.toBody(locale, services.docBase), meta: meta(request) });
+      request.log.info({ err: error }, 'rejected before routing');
+    },
   });
 
-  app.removeContentTypeParser(['application/json']);
+  const report =
+    options.reportError ??
+    ((error: unknown, request: FastifyRequest) => {
+      request.log.error({ err: error }, 'unhandled error');
+      if (!options.logger) console.error(`[${request.id}]`, error);
+    });
+
+  // JSON is the only body the contract speaks; anything else (text/plain, forms) is 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
@@ -57,15 +91,36 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     }
   });
 
+  // Per-request state lives in declared request members, not WeakMaps: V8 keeps one object shape and
+  // the collector has no ephemeron table to walk on every cycle.
+  app.decorateRequest('tejgheaStart', 0);
+  app.decorateRequest('tejgheaAdmitted', null);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     markStart(request);
     reply.header('x-request-id', request.id);
-    // The contract's browser rule: any origin, these two request headers.
-    reply.header('access-control-allow-origin', '*');
-    reply.header('access-control-allow-headers', 'Authorization, Content-Type');
-    reply.header('access-control-expose-headers', 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After');
+    reply.headers(CORS_HEADERS);
+    if (closing) {
+      // A request that reached a kept-alive connection after shutdown began: the caller retries
+      // elsewhere. Requests already running are left to finish.
+      reply.header('connection', 'close');
+      throw new ApiError(503, 'api_error', 'service_unavailable', { headers: { 'retry-after': '1' } });
+    }
   });
 
+  // A request that was running when shutdown began finishes, and then its connection closes too.
+  // (Callback style: no promise per request for what is almost always a no-op.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
+  // Preflight: no key needed, nothing else to check.
   app.options('/*', async (_request, reply) => {
     reply.header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
     reply.header('access-control-max-age', '600');
@@ -75,8 +130,9 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
   const routes = options.routes ?? allRoutes;
   for (const route of routes) registerRoute(app, services, route);
 
-  const openapi = buildOpenApi(routes);
-  app.get('/v1/openapi.json', async () => openapi);
+  // Built once, at start: a route whose schema cannot be published fails the start, not a request.
+  const openapi = JSON.stringify(buildOpenApi(routes));
+  app.get('/v1/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
 
   app.setNotFoundHandler(async (request, reply) => {
     const locale = resolveLocale((request.query as Record<string, unknown>)?.locale, request.headers['accept-language']);
@@ -88,20 +144,31 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
 
   app.setErrorHandler(async (raw: FastifyError | ApiError, request, reply) => {
     const locale = resolveLocale((request.query as Record<string, unknown>)?.locale, request.headers['accept-language']);
-    let error: ApiError;
-    if (raw instanceof ApiError) error = raw;
-    else if (raw.code === 'FST_ERR_CTP_BODY_TOO_LARGE') error = new ApiError(413, 'invalid_request_error', 'body_too_large');
-    else if (raw.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') error = new ApiError(415, 'invalid_request_error', 'unsupported_media_type');
-    else if (raw.code?.startsWith('FST_ERR_CTP')) error = new ApiError(400, 'invalid_request_error', 'invalid_json');
-    else {
-      // Only the log sees what went wrong; the client gets the request id to quote.
-      request.log.error({ err: raw }, 'unhandled error');
-      if (!options.logger) console.error(`[${request.id}]`, raw);
-      error = new ApiError(500, 'api_error', 'api_error');
-    }
-    if (error.options.headers) reply.headers(error.options.headers);
-    return reply.code(error.status).send({ success: false, error: error.toBody(locale, services.docBase), meta: meta(request) });
+    const error = toApiError(raw);
+    if (error === null) report(raw, request);
+    const shown = error ?? new ApiError(500, 'api_error', 'api_error');
+    if (shown.options.headers) reply.headers(shown.options.headers);
+    return reply.code(shown.status).send({ success: false, error: shown.toBody(locale, services.docBase), meta: meta(request) });
   });
 
   return { app, services };
+}
+
+/** What the caller may learn of an error; null for our own failures, which show nothing. */
+function toApiError(raw: FastifyError | ApiError): ApiError | null {
+  if (raw instanceof ApiError) return raw;
+  switch (raw.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'invalid_request_error', 'body_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'invalid_request_error', 'unsupported_media_type');
+    default:
+      break;
+  }
+  if (raw.code?.startsWith('FST_ERR_CTP')) return new ApiError(400, 'invalid_request_error', 'invalid_json');
+  // Other framework refusals of the request itself (a bad content length, an aborted body).
+  if (raw.code?.startsWith('FST_') && typeof raw.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500) {
+    return new ApiError(raw.statusCode, 'invalid_request_error', 'bad_request');
+  }
+  return null;
 }

@@ -1,15 +1,16 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import { validateCui } from '../shared/ro/cui';
 import { migrate, openStorage, storageConfigFromEnv } from './db/connect';
-import { createApiKey, zIpOrCidr, zScopeName } from './platform/api-keys';
+import { createApiKey, listApiKeys, parseIpRule, revokeApiKey, zScopeName } from './platform/api-keys';
+import { bucharestMidnight } from './platform/list';
 import { systemClock } from './platform/clock';
-import { startServer } from './serve';
 
 const USAGE = `usage:
-  npm run server                        start the service (PORT, HOST, DB_PATH or DATABASE_URL, REDIS_URL)
+  npm run server                        start the service (PORT, HOST, DB_PATH or DATABASE_URL [+ DATABASE_SCHEMA], REDIS_URL)
   npm run server -- migrate             apply pending migrations and exit
   npm run --silent server -- keys create --company <name> --cui <cui> [--work-point <name>] [--name <key name>]
-        [--scopes <a,b>] [--expires <YYYY-MM-DD>] [--allow-ip <ip-or-cidr>]... [--test] [--json]
+        [--scopes <a,b>] [--expires <YYYY-MM-DD | ISO date-time>] [--allow-ip <ip-or-cidr>]... [--test] [--json]
+        --expires YYYY-MM-DD: the key stops working at 00:00 (Europe/Bucharest) that day.
   npm run --silent server -- keys list [--json]
   npm run --silent server -- keys revoke <key id>`;
 
@@ -18,67 +19,84 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** Unix seconds from `--expires`: a day (its Bucharest midnight) or a date-time with its offset. */
+function parseExpiry(text: string): number {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const t = Date.parse(`${text}T00:00:00Z`);
+    if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== text) fail(`--expires: not a calendar date: ${text}`);
+    return bucharestMidnight(text);
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) fail(`--expires wants YYYY-MM-DD or an ISO date-time with offset: ${text}`);
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) fail(`--expires: not a date-time: ${text}`);
+  return Math.floor(t / 1000);
+}
+
 async function keysCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub !== 'create' && sub !== 'list' && sub !== 'revoke') fail(USAGE);
+  // Arguments are checked before the database is opened: a typo never creates a file or a schema.
+  let create: Parameters<typeof createApiKey>[1] | undefined;
+  let json = false;
+  let revokeId: string | undefined;
+  const now = systemClock.now();
+  if (sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        company: { type: 'string' }, cui: { type: 'string' }, 'work-point': { type: 'string' }, name: { type: 'string' },
+        scopes: { type: 'string' }, expires: { type: 'string' }, 'allow-ip': { type: 'string', multiple: true },
+        test: { type: 'boolean' }, json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    if (!values.company?.trim() || !values.cui) fail('keys create needs --company and --cui\n' + USAGE);
+    const cui = validateCui(values.cui);
+    if (!cui.ok) fail(`not a valid CUI (${cui.reason}): ${values.cui}`);
+    const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : ['*'];
+    for (const s of scopes) if (!zScopeName.safeParse(s).success) fail(`unknown scope: ${s}`);
+    const allowIps = (values['allow-ip'] ?? []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+    for (const ip of allowIps) if (!parseIpRule(ip)) fail(`not an IP or CIDR range: ${ip}`);
+    const expiresAt = values.expires ? parseExpiry(values.expires) : null;
+    if (expiresAt !== null && expiresAt <= now) fail(`--expires is in the past: ${values.expires}`);
+    json = values.json === true;
+    create = {
+      companyName: values.company.trim(), cui: cui.value, scopes, expiresAt, allowIps, mode: values.test ? 'test' : 'live', now,
+      ...(values['work-point'] ? { workPointName: values['work-point'].trim() } : {}),
+      ...(values.name ? { keyName: values.name } : {}),
+    };
+  } else if (sub === 'list') {
+    const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean' } }, strict: true });
+    json = values.json === true;
+  } else {
+    revokeId = rest[0];
+    if (!revokeId || rest.length > 1) fail('keys revoke needs one key id\n' + USAGE);
+  }
+
   const storage = openStorage(storageConfigFromEnv());
   try {
     await migrate(storage);
-    const now = systemClock.now();
-    if (sub === 'create') {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          company: { type: 'string' }, cui: { type: 'string' }, 'work-point': { type: 'string' }, name: { type: 'string' },
-          scopes: { type: 'string' }, expires: { type: 'string' }, 'allow-ip': { type: 'string', multiple: true },
-          test: { type: 'boolean' }, json: { type: 'boolean' },
-        },
-        strict: true,
-      });
-      if (!values.company || !values.cui) fail('keys create needs --company and --cui\n' + USAGE);
-      const cui = values.cui.replace(/^RO/i, '').replace(/\s+/g, '');
-      if (!/^\d{2,10}$/.test(cui)) fail(`not a CUI: ${values.cui}`);
-      const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()).filter(Boolean) : ['*'];
-      for (const s of scopes) if (!zScopeName.safeParse(s).success) fail(`unknown scope: ${s}`);
-      for (const ip of values['allow-ip'] ?? []) if (!zIpOrCidr().safeParse(ip).success) fail(`not an IP or CIDR range: ${ip}`);
-      let expiresAt: number | null = null;
-      if (values.expires) {
-        const parsed = z.iso.date().safeParse(values.expires);
-        if (!parsed.success) fail(`--expires wants YYYY-MM-DD: ${values.expires}`);
-        expiresAt = Math.floor(Date.parse(`${values.expires}T00:00:00Z`) / 1000);
-      }
-      const created = await createApiKey(storage.db, {
-        companyName: values.company, cui, workPointName: values['work-point'], keyName: values.name, scopes,
-        expiresAt, allowIps: values['allow-ip'] ?? [], mode: values.test ? 'test' : 'live', now,
-      });
-      if (values.json) {
+    if (create) {
+      const created = await createApiKey(storage.db, create);
+      if (json) {
         process.stdout.write(`${JSON.stringify({ api_key: created.api_key, company_id: created.company_id, work_point_id: created.work_point_id })}\n`);
       } else {
-        process.stdout.write(`API key (shown once, keep it safe): ${created.api_key}\nkey id: ${created.key_id}\ncompany: ${created.company_id}\nwork point: ${created.work_point_id}\n`);
+        process.stdout.write(
+          `API key (shown once, keep it safe): ${created.api_key}\nkey id: ${created.key_id}\ncompany: ${created.company_id}\nwork point: ${created.work_point_id}\n`,
+        );
       }
-      return;
+    } else if (revokeId) {
+      if (await revokeApiKey(storage.db, revokeId, now)) {
+        process.stdout.write(`revoked ${revokeId}\n`);
+      } else {
+        process.stderr.write(`no active key ${revokeId}\n`);
+        process.exitCode = 2;
+      }
+    } else {
+      const keys = await listApiKeys(storage.db, now);
+      if (json) process.stdout.write(`${JSON.stringify(keys)}\n`);
+      else for (const k of keys) process.stdout.write(`${k.id}\t${k.key_hint}\t${k.company} (${k.cui}) / ${k.work_point}\t${k.scopes.join(',')}\t${k.status}\n`);
     }
-    if (sub === 'list') {
-      const json = rest.includes('--json');
-      const rows = await storage.db
-        .selectFrom('api_keys')
-        .innerJoin('companies', 'companies.id', 'api_keys.company_id')
-        .innerJoin('work_points', 'work_points.id', 'api_keys.work_point_id')
-        .select(['api_keys.id', 'api_keys.name', 'api_keys.key_hint', 'api_keys.scopes', 'api_keys.expires_at', 'api_keys.revoked_at', 'companies.name as company', 'companies.cui', 'work_points.name as work_point'])
-        .orderBy('api_keys.created_at')
-        .execute();
-      if (json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-      else for (const r of rows) process.stdout.write(`${r.id}\t${r.key_hint}\t${r.company} (${r.cui}) / ${r.work_point}\t${r.scopes}\t${r.revoked_at ? 'revoked' : r.expires_at && r.expires_at <= now ? 'expired' : 'active'}\n`);
-      return;
-    }
-    if (sub === 'revoke') {
-      const id = rest[0];
-      if (!id) fail('keys revoke needs a key id\n' + USAGE);
-      const result = await storage.db.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) fail(`no active key ${id}`);
-      process.stdout.write(`revoked ${id}\n`);
-      return;
-    }
-    fail(USAGE);
   } finally {
     await storage.close();
   }
@@ -89,12 +107,17 @@ async function main(): Promise<void> {
   if (command === 'keys') return keysCommand(args);
   if (command === 'migrate') {
     const storage = openStorage(storageConfigFromEnv());
-    const applied = await migrate(storage);
-    await storage.close();
-    process.stdout.write(`applied: ${applied.join(', ') || 'nothing'}\n`);
+    try {
+      const applied = await migrate(storage);
+      process.stdout.write(`applied: ${applied.join(', ') || 'nothing'}\n`);
+    } finally {
+      await storage.close();
+    }
     return;
   }
   if (command && command !== 'serve') fail(USAGE);
+  // Loaded only to serve: the key commands stay quick without Fastify and every module's routes.
+  const { startServer } = await import('./serve');
   const server = await startServer();
   process.stdout.write(`listening on ${server.url}\n`);
   let stopping = false;

@@ -1,16 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { buildApp, type AppOptions } from './app';
 import { migrate, openStorage, storageConfigFromEnv, type Storage } from './db/connect';
 import { MemoryRateLimitStore, RedisRateLimitStore, CONTRACT_LIMITS, type RateLimits } from './platform/rate-limit';
-import { z } from 'zod';
+import { systemClock } from './platform/clock';
+import { anafServicesFromEnv } from './modules/efactura-spv/anaf-services';
+import { pollSubmissions } from './modules/efactura-spv/submissions';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-  HOST: z.string().default('127.0.0.1'),
+  HOST: z.string().min(1).default('127.0.0.1'),
   REDIS_URL: z.string().optional(),
+  /** Start of the Redis counters' names: processes that share budgets use the same prefix. */
+  RATE_LIMIT_PREFIX: z.string().min(1).optional(),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
   RATE_LIMIT_PER_HOUR: z.coerce.number().int().positive().optional(),
   RATE_LIMIT_CREATES_PER_MINUTE: z.coerce.number().int().positive().optional(),
+  /** Seconds a looked-up API key is trusted without reading it again (revocation delay). */
+  KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
   LOG: z.enum(['0', '1']).default('0'),
 });
 
@@ -24,22 +31,50 @@ export interface RunningServer {
 /** Opens storage, migrates, listens. Used by `npm run server` and by tests that want a whole process. */
 export async function startServer(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppOptions> = {}): Promise<RunningServer> {
   const config = envSchema.parse(env);
+  // ANAF clients from ANAF_* (a caller passing its own in extraServices keeps them).
+  const anaf = overrides.extraServices?.anaf ? null : anafServicesFromEnv(env, overrides.clock ?? systemClock);
   const storage = overrides.storage ?? openStorage(storageConfigFromEnv(env));
-  await migrate(storage);
+  try {
+    await migrate(storage);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
   const rateLimits: RateLimits = {
     requestsPerHour: config.RATE_LIMIT_PER_HOUR ?? CONTRACT_LIMITS.requestsPerHour,
     createsPerMinute: config.RATE_LIMIT_CREATES_PER_MINUTE ?? CONTRACT_LIMITS.createsPerMinute,
   };
-  const rateLimitStore = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL) : new MemoryRateLimitStore();
-  const { app } = buildApp({
+  const rateLimitStore =
+    overrides.rateLimitStore ??
+    (config.REDIS_URL
+      ? new RedisRateLimitStore(config.REDIS_URL, config.RATE_LIMIT_PREFIX ? { prefix: config.RATE_LIMIT_PREFIX } : {})
+      : new MemoryRateLimitStore());
+  const { app, services } = buildApp({
     storage,
-    rateLimitStore,
     rateLimits,
     trustProxy: config.TRUST_PROXY === '1',
     logger: config.LOG === '1',
+    ...(config.KEY_CACHE_SECONDS !== undefined ? { keyCacheSeconds: config.KEY_CACHE_SECONDS } : {}),
     ...overrides,
+    extraServices: { ...(anaf ? { anaf: anaf.services } : {}), ...overrides.extraServices },
+    rateLimitStore,
   });
+  for (const warning of anaf?.warnings ?? []) app.log.warn(warning);
   await app.listen({ port: config.PORT, host: config.HOST });
+  // The e-Factura poller: follows submissions until ANAF's verdict, one pass at a time.
+  let polling: Promise<unknown> | null = null;
+  const pollSeconds = anaf?.pollSeconds ?? 0;
+  const poller =
+    pollSeconds > 0
+      ? setInterval(() => {
+          polling ??= pollSubmissions(services, services.clock.now())
+            .catch((error: unknown) => app.log.error({ err: error }, 'e-Factura poll failed'))
+            .finally(() => {
+              polling = null;
+            });
+        }, pollSeconds * 1000)
+      : null;
+  poller?.unref();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
@@ -49,8 +84,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     storage,
     url: `http://${host}:${port}`,
     close: () => {
-      // Fastify's close stops accepting, lets in-flight requests finish, then we close storage.
+      // Fastify's close stops accepting, lets in-flight requests finish (their writes included),
+      // and only then do the counters and the database close.
       closing ??= (async () => {
+        if (poller) clearInterval(poller);
+        await polling;
         await app.close();
         await rateLimitStore.close();
         await storage.close();

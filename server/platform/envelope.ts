@@ -1,14 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 
-const started = new WeakMap<FastifyRequest, bigint>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when the request arrived; declared on every request by buildApp. */
+    tejgheaStart: number;
+  }
+}
 
 export function markStart(request: FastifyRequest): void {
-  started.set(request, process.hrtime.bigint());
+  request.tejgheaStart = performance.now();
 }
 
 export function elapsedMs(request: FastifyRequest): number {
-  const t0 = started.get(request);
-  return t0 === undefined ? 0 : Number((process.hrtime.bigint() - t0) / 1_000_000n);
+  const t0 = request.tejgheaStart;
+  return t0 ? Math.floor(performance.now() - t0) : 0;
 }
 
 export function meta(request: FastifyRequest) {

@@ -1,5 +1,6 @@
 import { messageFor, type MessageCode } from './messages';
 import type { Locale } from './locale';
+import { pickLanguage } from './zod-fields';
 
 export type ErrorType =
   | 'api_error'
@@ -12,7 +13,10 @@ export type ErrorType =
 
 export interface ApiErrorOptions {
   param?: string;
-  /** member name -> message, on validation errors. Messages already localized or message codes. */
+  /**
+   * member name -> message, on validation errors: already localized, or `English|Română` (the
+   * caller's language is picked when the reply is written).
+   */
   fields?: Record<string, string>;
   /** values for the `{name}` placeholders of the message. */
   vars?: Record<string, string | number>;
@@ -42,7 +46,9 @@ export class ApiError extends Error {
       ...(this.options.param !== undefined ? { param: this.options.param } : {}),
       doc_url: `${docBase}#${this.code}`,
       status: this.status,
-      ...(this.options.fields ? { fields: this.options.fields } : {}),
+      ...(this.options.fields
+        ? { fields: Object.fromEntries(Object.entries(this.options.fields).map(([k, v]) => [k, pickLanguage(v, locale)])) }
+        : {}),
     };
   }
 }

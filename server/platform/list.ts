@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
+import { validationFailed } from './errors';
 
 const isoDate = z
   .string()
@@ -23,10 +24,8 @@ export function listQuery<S extends string, E extends string = never>(sortable: 
   });
 }
 
-/** `expand[]=lines&expand[]=client`, or `expand=lines,client`: both forms, each name checked. */
-export function expandShape<E extends string>(expandable: readonly E[]) {
-  if (!expandable.length) return {};
-  const name = z.enum(expandable as [E, ...E[]]);
+function expandMembers<E extends string>(expandable: readonly [E, ...E[]]) {
+  const name = z.enum(expandable);
   const many = z.union([name, z.array(name)]).transform((v) => (Array.isArray(v) ? v : [v]));
   return {
     'expand[]': many.optional(),
@@ -36,6 +35,13 @@ export function expandShape<E extends string>(expandable: readonly E[]) {
       .pipe(z.array(name))
       .optional(),
   };
+}
+
+type ExpandMembers<E extends string> = [E] extends [never] ? Record<never, never> : ReturnType<typeof expandMembers<E>>;
+
+/** `expand[]=lines&expand[]=client`, or `expand=lines,client`: both forms, each name checked. */
+export function expandShape<E extends string>(expandable: readonly E[]): ExpandMembers<E> {
+  return (expandable.length ? expandMembers(expandable as readonly [E, ...E[]]) : {}) as ExpandMembers<E>;
 }
 
 export function expansions(query: { 'expand[]'?: string[] | undefined; expand?: string[] | undefined }): Set<string> {
@@ -73,6 +79,11 @@ export interface ListOptions {
   searchColumns?: string[];
   /** Column holding a YYYY-MM-DD date, filtered by start_date/end_date. */
   dateColumn?: string;
+  /**
+   * Or a column of Unix seconds (`created_at`), filtered by the same parameters as days in
+   * Europe/Bucharest: start_date from its midnight, end_date through its last second.
+   */
+  timestampColumn?: string;
   /** A unique column that breaks ties, so that pages never overlap. */
   tieBreaker?: string;
 }
@@ -99,10 +110,17 @@ export async function paginate<DB, TB extends keyof DB, O>(
     const cols = options.searchColumns;
     qb = qb.where((eb) => eb.or(cols.map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${term} escape '\\'`)))) as typeof qb;
   }
+  if (params.start_date && params.end_date && params.start_date > params.end_date) {
+    throw validationFailed({ end_date: 'Must not be before start_date.|Nu poate fi înainte de start_date.' });
+  }
   if (options.dateColumn) {
     const col = options.dateColumn;
     if (params.start_date) qb = qb.where(sql.ref(col), '>=', params.start_date) as typeof qb;
     if (params.end_date) qb = qb.where(sql.ref(col), '<=', params.end_date) as typeof qb;
+  } else if (options.timestampColumn) {
+    const col = options.timestampColumn;
+    if (params.start_date) qb = qb.where(sql.ref(col), '>=', bucharestMidnight(params.start_date)) as typeof qb;
+    if (params.end_date) qb = qb.where(sql.ref(col), '<', bucharestMidnight(nextDay(params.end_date))) as typeof qb;
   }
   const countRow = (await qb
     .clearSelect()
@@ -133,4 +151,32 @@ export async function paginate<DB, TB extends keyof DB, O>(
 /** Maps the rows of a page, keeping the list members. */
 export function mapPage<A, B>(page: ListPage<A>, fn: (row: A) => B): ListPage<B> {
   return { ...page, data: page.data.map(fn) };
+}
+
+const bucharestClock = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Bucharest',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** Seconds Bucharest is ahead of UTC at the instant `epochSeconds`. */
+function bucharestOffset(epochSeconds: number): number {
+  const parts = Object.fromEntries(bucharestClock.formatToParts(new Date(epochSeconds * 1000)).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return asUtc / 1000 - epochSeconds;
+}
+
+/** Unix seconds of 00:00 in Europe/Bucharest on `date` (YYYY-MM-DD); Romania never changes clocks at midnight. */
+export function bucharestMidnight(date: string): number {
+  const utcMidnight = Date.parse(`${date}T00:00:00Z`) / 1000;
+  return utcMidnight - bucharestOffset(utcMidnight - bucharestOffset(utcMidnight));
+}
+
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }

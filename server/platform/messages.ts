@@ -47,6 +47,23 @@ const messages: Record<string, { en: string; ro: string }> = {
     en: 'A request with this Idempotency-Key is still being processed. Retry shortly.',
     ro: 'O cerere cu această cheie Idempotency-Key este încă în lucru. Reîncercați în curând.',
   },
+  invalid_idempotency_key: {
+    en: 'The Idempotency-Key header must be 1 to 255 printable ASCII characters.',
+    ro: 'Antetul Idempotency-Key trebuie să aibă între 1 și 255 de caractere ASCII afișabile.',
+  },
+  bad_request: { en: 'The request is malformed.', ro: 'Cererea este formată greșit.' },
+  service_unavailable: {
+    en: 'The service is shutting down. Retry in a moment.',
+    ro: 'Serviciul se oprește. Reîncercați peste câteva momente.',
+  },
+  work_point_exists: {
+    en: 'The company already has a work point with this name.',
+    ro: 'Firma are deja un punct de lucru cu acest nume.',
+  },
+  work_point_in_use: {
+    en: 'This work point still has API keys or documents and cannot be deleted.',
+    ro: 'Acest punct de lucru are încă chei API sau documente și nu poate fi șters.',
+  },
   forbidden: { en: 'You are not allowed to do this.', ro: 'Nu aveți dreptul să faceți această operație.' },
   api_error: {
     en: 'Something went wrong on our side. The request id helps us find it.',
@@ -71,6 +88,12 @@ export function hasMessage(code: string): boolean {
 
 export function allMessageCodes(): string[] {
   return Object.keys(messages);
+}
+
+/** Both texts of a code, for tests and documentation; undefined when the code is unknown. */
+export function messageTexts(code: string): { en: string; ro: string } | undefined {
+  const text = messages[code];
+  return text ? { ...text } : undefined;
 }
 
 export function messageFor(code: string, locale: Locale, vars: Record<string, string | number> = {}): string {

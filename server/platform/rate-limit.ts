@@ -19,6 +19,7 @@ function windowOf(windowSeconds: number, now: number) {
 
 export class MemoryRateLimitStore implements RateLimitStore {
   private counters = new Map<string, WindowHit>();
+  private lastSweep = 0;
 
   async hit(key: string, windowSeconds: number, now: number): Promise<WindowHit> {
     const { start, resetAt } = windowOf(windowSeconds, now);
@@ -26,11 +27,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const current = this.counters.get(id);
     const next = { count: (current?.count ?? 0) + 1, resetAt };
     this.counters.set(id, next);
-    if (this.counters.size > 50_000) this.sweep(now);
+    if (this.counters.size > 50_000 && now !== this.lastSweep) this.sweep(now);
     return next;
   }
 
   private sweep(now: number) {
+    this.lastSweep = now;
     for (const [id, value] of this.counters) if (value.resetAt <= now) this.counters.delete(id);
   }
 
@@ -45,16 +47,26 @@ local c = redis.call('INCR', KEYS[1])
 if c == 1 then redis.call('EXPIREAT', KEYS[1], ARGV[1]) end
 return c`;
 
+export interface RedisStoreOptions {
+  /** Start of every counter's name; processes that must share budgets use the same one. */
+  prefix?: string;
+}
+
+export const DEFAULT_REDIS_PREFIX = 'tejghea:rl:';
+
 export class RedisRateLimitStore implements RateLimitStore {
   private redis: Redis;
+  private prefix: string;
 
-  constructor(url: string) {
+  constructor(url: string, options: RedisStoreOptions = {}) {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.prefix = options.prefix ?? DEFAULT_REDIS_PREFIX;
   }
 
   async hit(key: string, windowSeconds: number, now: number): Promise<WindowHit> {
     const { start, resetAt } = windowOf(windowSeconds, now);
-    const count = (await this.redis.eval(HIT_SCRIPT, 1, `tejghea:rl:${key}:${start}`, String(resetAt + 5))) as number;
+    // The counter lives a few seconds past its window so that a clock a little behind Redis's still finds it.
+    const count = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}${key}:${start}`, String(resetAt + 5))) as number;
     return { count, resetAt };
   }
 

@@ -6,7 +6,7 @@ import { resolveLocale, type Locale } from './locale';
 import { authenticate, type AuthContext } from './auth';
 import { scopeAllows, type Scope } from './api-keys';
 import { checkRateLimit } from './rate-limit';
-import { withIdempotency } from './idempotency';
+import { withIdempotency, type Outcome } from './idempotency';
 import type { Services } from './services';
 import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
@@ -92,23 +92,42 @@ export const commonQuery = z.object({
   locale: z.enum(['en', 'ro']).optional(),
 });
 
-function parsePart<T extends z.ZodType>(schema: T | undefined, input: unknown, locale: Locale, prefix: string): z.output<T> | undefined {
+/** Parses one part of the request, adding the failures to `fields` (every part is checked before any 422). */
+function parsePart<T extends z.ZodType>(schema: T | undefined, input: unknown, locale: Locale, fields: Record<string, string>): z.output<T> | undefined {
   if (!schema) return undefined;
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationFailed(fieldsFromZod(result.error, locale, prefix));
-  return result.data;
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
+  if (result.success) return result.data;
+  for (const [name, message] of Object.entries(fieldsFromZod(result.error, locale))) fields[name] ??= message;
+  return undefined;
+}
+
+/** What the onRequest stage learned about a request, for its handler. */
+export interface Admitted {
+  locale: Locale;
+  now: number;
+  auth: AuthContext;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the route's onRequest stage once the key, budget and scope are settled (buildApp declares it). */
+    tejgheaAdmitted: Admitted | null;
+  }
 }
 
 export function registerRoute(app: FastifyInstance, services: Services, route: AnyRoute): void {
   const query = route.query ? route.query.extend(commonQuery.shape) : commonQuery;
+  const isCreate = route.create === true;
   app.route({
     method: route.method,
     url: `/v1${route.path}`,
-    handler: async (request, reply) => {
+    // Key, budget and scope are settled before the body is even read: a caller without a valid key
+    // learns nothing about our parsing, and cannot make us parse a megabyte.
+    onRequest: async (request, reply) => {
       const locale = resolveLocale((request.query as Record<string, unknown>)?.locale, request.headers['accept-language']);
       const now = services.clock.now();
-      const auth = await authenticate(request, services.storage.db, now);
-      const limit = await checkRateLimit(services.rateLimitStore, services.rateLimits, auth.keyId, route.create === true, now);
+      const auth = await authenticate(request, services.keys, now);
+      const limit = await checkRateLimit(services.rateLimitStore, services.rateLimits, auth.keyId, isCreate, now);
       reply.headers(limit.headers);
       if (limit.retryAfter !== null) {
         throw new ApiError(429, 'rate_limit_error', 'rate_limit_exceeded', {
@@ -119,15 +138,21 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       if (route.scope !== 'any' && !scopeAllows(auth.scopes, route.scope)) {
         throw new ApiError(403, 'permission_error', 'insufficient_permissions', { vars: { scope: route.scope } });
       }
-      const params = parsePart(route.params, request.params, locale, '');
-      const q = parsePart(query, request.query, locale, '') as z.output<typeof commonQuery>;
-      const body = parsePart(route.body, request.body, locale, '');
+      request.tejgheaAdmitted = { locale, now, auth };
+    },
+    handler: async (request, reply) => {
+      const { locale, now, auth } = request.tejgheaAdmitted!;
+      const invalid: Record<string, string> = {};
+      const params = parsePart(route.params, request.params, locale, invalid);
+      const q = parsePart(query, request.query, locale, invalid) as z.output<typeof commonQuery>;
+      const body = parsePart(route.body, request.body, locale, invalid);
+      if (Object.keys(invalid).length) throw validationFailed(invalid);
       const workPointId = await selectWorkPoint(services.storage.db, auth, q.work_point_id);
       const ctx: HandlerContext<unknown, unknown, unknown> = {
         params, query: q, body, auth, companyId: auth.companyId, workPointId,
         db: services.storage.db, dialect: services.storage.dialect, locale, now, services, request, reply,
       };
-      const run = async (): Promise<{ status: number; payload: unknown }> => {
+      const run = async (): Promise<Outcome> => {
         const result = await route.handler(ctx);
         if (isBinary(result)) return { status: route.successStatus ?? 200, payload: result };
         const checked = services.validateResponses ? checkResponse(route, result) : result;
@@ -135,7 +160,7 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       };
       const idemKey = request.headers['idempotency-key'];
       const outcome =
-        route.create && typeof idemKey === 'string' && idemKey.length > 0
+        isCreate && typeof idemKey === 'string' && idemKey.length > 0
           ? await withIdempotency(services.storage.db, auth.companyId, idemKey, request, now, run, reply)
           : await run();
       if (isBinary(outcome.payload)) {

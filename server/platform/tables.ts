@@ -1,5 +1,3 @@
-import type { Generated } from 'kysely';
-
 export interface CompaniesTable {
   id: string;
   name: string;
@@ -11,7 +9,10 @@ export interface WorkPointsTable {
   id: string;
   company_id: string;
   name: string;
+  /** Printed on the documents issued at this work point. */
+  address: string | null;
   created_at: number;
+  updated_at: number | null;
 }
 
 export interface ApiKeysTable {
@@ -40,12 +41,11 @@ export interface IdempotencyKeysTable {
   status_code: number | null;
   response_body: string | null;
   created_at: number;
-  seq: Generated<number>;
 }
 
 export interface PlatformTables {
   companies: CompaniesTable;
   work_points: WorkPointsTable;
   api_keys: ApiKeysTable;
-  idempotency_keys: Omit<IdempotencyKeysTable, 'seq'>;
+  idempotency_keys: IdempotencyKeysTable;
 }

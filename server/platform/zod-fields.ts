@@ -15,7 +15,7 @@ function describeIssue(issue: z.core.$ZodIssue, locale: Locale): string {
   const ro = locale === 'ro';
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return ro ? 'Câmp obligatoriu.' : 'Required.';
+      if (isMissing(issue)) return ro ? 'Câmp obligatoriu.' : 'Required.';
       return ro ? `Tip greșit: se aștepta ${issue.expected}.` : `Expected ${issue.expected}.`;
     case 'too_big':
       return ro ? `Trebuie să fie cel mult ${String(issue.maximum)}.` : `Must be at most ${String(issue.maximum)}.`;
@@ -35,6 +35,15 @@ function describeIssue(issue: z.core.$ZodIssue, locale: Locale): string {
     default:
       return pickLanguage(issue.message, locale);
   }
+}
+
+/**
+ * A member that is absent, not one of the wrong type. zod carries the input only when parsed with
+ * `reportInput: true` (the route helper does); otherwise its own message says what it received.
+ */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if ('input' in issue) return issue.input === undefined;
+  return /received undefined$/.test(issue.message);
 }
 
 /** Messages written as `English text|Text românesc` give each language its own text. */

@@ -18,13 +18,19 @@ export interface TestStorage {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own: a temp SQLite file, or a new PostgreSQL schema. */
-export async function createTestStorage(dialect: Dialect): Promise<TestStorage> {
+export interface TestStorageOptions {
+  /** Run the migrations (default true); false gives an empty database, as a fresh deployment has. */
+  migrate?: boolean;
+}
+
+/** A fresh database of its own, migrated unless asked not to: a temp SQLite file, or a new PostgreSQL schema. */
+export async function createTestStorage(dialect: Dialect, options: TestStorageOptions = {}): Promise<TestStorage> {
+  const migrated = options.migrate ?? true;
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'tejghea-test-'));
     const path = join(dir, 'server.sqlite');
     const storage = openStorage({ dialect: 'sqlite', path });
-    await migrate(storage);
+    if (migrated) await migrate(storage);
     return {
       storage,
       env: { DB_PATH: path },
@@ -35,21 +41,26 @@ export async function createTestStorage(dialect: Dialect): Promise<TestStorage> 
     };
   }
   const schema = `t_${randomBase62(12).toLowerCase()}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
+  await adminQuery(`CREATE SCHEMA ${schema}`);
   const storage = openStorage({ dialect: 'postgres', url: PG_URL, schema, poolSize: 10 });
-  await migrate(storage);
+  if (migrated) await migrate(storage);
   return {
     storage,
     env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema },
     drop: async () => {
       await storage.close().catch(() => undefined);
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
+      await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     },
   };
+}
+
+/** One statement on the test database outside any schema of a test (creating and dropping schemas). */
+export async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import * as m0001 from './0001_platform';
+import * as m0002 from './0002_work_point_details';
 import { catalogMigrations } from '../../modules/catalog/migrations';
 import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
@@ -16,6 +17,7 @@ export interface MigrationModule {
  */
 export const migrations: Record<string, MigrationModule> = {
   '0001_platform': m0001,
+  '0002_work_point_details': m0002,
   ...catalogMigrations,
   ...invoicingMigrations,
   ...expensesMigrations,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
+import { workPointRoutes } from './work-points';
 
 /** Who am I: lets a client check its key and learn its company and work point. */
 const whoami = defineRoute({
@@ -19,11 +20,29 @@ const whoami = defineRoute({
     scopes: z.array(z.string()),
   }),
   handler: async (ctx) => {
-    const company = await ctx.db.selectFrom('companies').select(['id', 'name', 'cui']).where('id', '=', ctx.companyId).executeTakeFirstOrThrow();
-    const workPoints = await ctx.db.selectFrom('work_points').select(['id', 'name']).where('company_id', '=', ctx.companyId).orderBy('name').execute();
-    const current = workPoints.find((w) => w.id === ctx.workPointId)!;
-    return { object: 'api_key' as const, key_id: ctx.auth.keyId, company, work_point: current, work_points: workPoints, scopes: ctx.auth.scopes };
+    // One query for the company and its work points: this is the route clients probe most.
+    const rows = await ctx.db
+      .selectFrom('work_points')
+      .innerJoin('companies', 'companies.id', 'work_points.company_id')
+      .select(['companies.name as company_name', 'companies.cui', 'work_points.id', 'work_points.name'])
+      .where('work_points.company_id', '=', ctx.companyId)
+      .orderBy('work_points.name')
+      .orderBy('work_points.id')
+      .execute();
+    const first = rows[0];
+    if (!first) throw new Error(`company ${ctx.companyId} has no work point`);
+    const workPoints = rows.map((r) => ({ id: r.id, name: r.name }));
+    const current = workPoints.find((w) => w.id === ctx.workPointId);
+    if (!current) throw new Error(`work point ${ctx.workPointId} is not one of company ${ctx.companyId}`);
+    return {
+      object: 'api_key' as const,
+      key_id: ctx.auth.keyId,
+      company: { id: ctx.companyId, name: first.company_name, cui: first.cui },
+      work_point: current,
+      work_points: workPoints,
+      scopes: ctx.auth.scopes,
+    };
   },
 });
 
-export const metaRoutes: AnyRoute[] = [whoami];
+export const metaRoutes: AnyRoute[] = [whoami, ...workPointRoutes];
