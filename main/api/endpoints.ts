@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { zListPage } from '../../shared/api/envelope';
+import { zClient } from '../../shared/schemas/client';
+import { zCurrencyList } from '../../shared/schemas/currency';
+import { zExpense } from '../../shared/schemas/expense';
+import { zSupplierBill } from '../../shared/schemas/supplier-bill';
+import { zInvoice } from '../../shared/schemas/invoice';
+import { zProduct } from '../../shared/schemas/product';
+import { zPayment, zReceipt } from '../../shared/schemas/receipt';
+import { zInvoiceSeries, zNumberGap, zNumberReservation } from '../../shared/schemas/series';
+import { zReceiptSeries } from '../../shared/schemas/receipt-series';
+import { zVatRate } from '../../shared/schemas/vat-rate';
+import { zCompanyLookup } from '../../shared/schemas/company-lookup';
+import { zCompanyProfile, zSendToSpvResult } from '../../shared/schemas/efactura';
+import type { ApiClient } from './client';
+import type { Priority } from './pacer';
+
+/** GET /me (our design): checks a key and tells its company and work point; also the connectivity probe. */
+export const zMe = z.object({
+  object: z.literal('api_key'),
+  key_id: z.string(),
+  company: z.object({ id: z.string(), name: z.string(), cui: z.string() }),
+  work_point: z.object({ id: z.string(), name: z.string() }),
+  work_points: z.array(z.object({ id: z.string(), name: z.string() })),
+  scopes: z.array(z.string()),
+});
+export type Me = z.infer<typeof zMe>;
+
+/** `{ success, object, id, deleted: true, meta }` of the DELETE routes. */
+export const zDeleted = z.object({ object: z.string(), id: z.string(), deleted: z.literal(true) });
+
+/** Resources pulled into the local cache, with the schema of one item. */
+export const PULLED = {
+  clients: { path: '/clients', item: zClient, query: { include_deleted: 'true' } },
+  products: { path: '/products', item: zProduct, query: {} },
+  invoices: { path: '/invoices', item: zInvoice, query: { 'expand[]': ['lines'] } },
+  receipts: { path: '/receipts', item: zReceipt, query: { include_deleted: 'true' } },
+  payments: { path: '/payments', item: zPayment, query: {} },
+  expenses: { path: '/expenses', item: zExpense, query: {} },
+  supplier_bills: { path: '/supplier-bills', item: zSupplierBill, query: { expand: 'supplier' } },
+} as const;
+export type PulledResource = keyof typeof PULLED;
+
+export type ListQuery = Record<string, string | number | boolean | readonly string[] | undefined>;
+
+export function listPage<R extends PulledResource>(api: ApiClient, resource: R, query: ListQuery, priority: Priority = 'bulk') {
+  const spec = PULLED[resource];
+  return api.request({
+    method: 'GET',
+    path: spec.path,
+    query: { ...spec.query, ...query },
+    schema: zListPage(spec.item as (typeof PULLED)[R]['item']),
+    priority,
+  });
+}
+
+/** A probe gives up fast when offline, but tries twice: the first failure is often a pooled connection that died. */
+export const getMe = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/me', schema: zMe, priority: 'interactive', retry: { maxAttempts: 2, maxDelayMs: 250 } });
+
+export const listSeries = (api: ApiClient, page = 1) =>
+  api.request({ method: 'GET', path: '/invoice-series', query: { page, per_page: 100 }, schema: zListPage(zInvoiceSeries), priority: 'bulk' });
+
+export const listReceiptSeries = (api: ApiClient, page = 1) =>
+  api.request({ method: 'GET', path: '/receipt-series', query: { page, per_page: 100 }, schema: zListPage(zReceiptSeries), priority: 'bulk' });
+
+export const lockReceiptSeries = (api: ApiClient, id: string, body: { device_id: string; device_name: string; device_platform: string }) =>
+  api.request({ method: 'POST', path: `/receipt-series/${encodeURIComponent(id)}/lock`, body, schema: zReceiptSeries });
+
+export const unlockReceiptSeries = (api: ApiClient, id: string, deviceId: string) =>
+  api.request({ method: 'POST', path: `/receipt-series/${encodeURIComponent(id)}/unlock`, body: { device_id: deviceId }, schema: zReceiptSeries });
+
+export const getSeries = (api: ApiClient, id: string) =>
+  api.request({ method: 'GET', path: `/invoice-series/${encodeURIComponent(id)}`, schema: zInvoiceSeries });
+
+export const lockSeries = (api: ApiClient, id: string, body: { device_id: string; device_name: string; device_platform: string }) =>
+  api.request({ method: 'POST', path: `/invoice-series/${encodeURIComponent(id)}/lock`, body, schema: zInvoiceSeries });
+
+export const unlockSeries = (api: ApiClient, id: string, deviceId: string) =>
+  api.request({ method: 'POST', path: `/invoice-series/${encodeURIComponent(id)}/unlock`, body: { device_id: deviceId }, schema: zInvoiceSeries });
+
+export const reserveNumbers = (
+  api: ApiClient,
+  id: string,
+  body: { device_id: string; count: number; ttl_seconds?: number },
+  idempotencyKey: string,
+  priority: Priority = 'bulk',
+) =>
+  api.request({
+    method: 'POST',
+    path: `/invoice-series/${encodeURIComponent(id)}/reservations`,
+    body,
+    create: true,
+    idempotencyKey,
+    schema: zListPage(zNumberReservation),
+    priority,
+  });
+
+export const listReservations = (api: ApiClient, seriesId: string, query: ListQuery) =>
+  api.request({
+    method: 'GET',
+    path: `/invoice-series/${encodeURIComponent(seriesId)}/reservations`,
+    query,
+    schema: zListPage(zNumberReservation),
+    priority: 'bulk',
+  });
+
+export const listGaps = (api: ApiClient, seriesId: string, page = 1, kind: 'invoice' | 'receipt' = 'invoice') =>
+  api.request({
+    method: 'GET',
+    path: `/${kind === 'invoice' ? 'invoice-series' : 'receipt-series'}/${encodeURIComponent(seriesId)}/gaps`,
+    query: { page, per_page: 100 },
+    schema: zListPage(zNumberGap),
+  });
+
+export const getCurrencies = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/currencies', schema: zCurrencyList, envelope: 'top', priority: 'bulk' });
+
+export const listVatRates = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/vat-rates', query: { per_page: 100 }, schema: zListPage(zVatRate), priority: 'bulk' });
+
+export const getCompanyProfile = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/company/profile', schema: zCompanyProfile, priority: 'bulk' });
+
+export const lookupCompany = (api: ApiClient, cui: string) =>
+  api.request({ method: 'GET', path: '/fiscal/company-lookup', query: { cui }, schema: zCompanyLookup });
+
+export const sendToSpv = (api: ApiClient, invoiceServerId: string, testMode: boolean | undefined) =>
+  api.request({
+    method: 'POST',
+    path: `/invoices/${encodeURIComponent(invoiceServerId)}/send-to-spv`,
+    body: testMode === undefined ? {} : { test_mode: testMode },
+    schema: zSendToSpvResult,
+  });
+
+/** GET of one record, used to refresh a local copy whose edit was discarded. */
+export const getOne = <S extends z.ZodType>(api: ApiClient, path: string, schema: S) =>
+  api.request({ method: 'GET', path, schema, priority: 'bulk' });
+
+export { zClient, zInvoice, zProduct, zReceipt, zPayment, zNumberReservation, zInvoiceSeries, zExpense };

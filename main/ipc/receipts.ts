@@ -1,0 +1,20 @@
+import { createReceipt, getReceipt, listReceipts, updateReceipt } from '../local/receipts';
+import type { HandlerGroup } from './router';
+import type { MainServices } from './services';
+
+export function receiptHandlers(s: MainServices): HandlerGroup<'receipts.list' | 'receipts.get' | 'receipts.create' | 'receipts.update'> {
+  return {
+    'receipts.list': (input) => listReceipts(s.ctx, input),
+    'receipts.get': ({ id }) => getReceipt(s.ctx, id),
+    'receipts.create': (input) => {
+      const receipt = createReceipt(s.ctx, input);
+      s.changed();
+      return receipt;
+    },
+    'receipts.update': ({ id, patch }) => {
+      const receipt = updateReceipt(s.ctx, id, patch);
+      s.changed();
+      return receipt;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Store } from '../db/store';
+import type { LocalContext } from '../local/context';
+import type { SettingsDeps } from '../local/settings';
+import type { SecretStore } from '../secrets/index';
+import type { SyncEngine } from '../sync/engine';
+
+/** What only a host can do (Electron: PDF through Chromium; the web host cannot). */
+export interface HostServices {
+  kind: 'electron' | 'web';
+  savePdf?: (html: string, fileName: string) => Promise<{ saved: boolean; path: string | null }>;
+}
+
+/** Everything the handlers use: built once per process by main/app/services.ts. */
+export interface MainServices {
+  appVersion: string;
+  ctx: LocalContext;
+  store: Store;
+  engine: SyncEngine;
+  secrets: SecretStore;
+  settings: SettingsDeps;
+  host: HostServices;
+  /** A local change was written: the engine pushes it soon. */
+  changed(): void;
+}

@@ -1,0 +1,25 @@
+import { discardItem, listOutbox, retryItem } from '../local/outbox-actions';
+import type { HandlerGroup } from './router';
+import type { MainServices } from './services';
+
+type SyncChannels = 'sync.status' | 'sync.now' | 'sync.pause' | 'sync.resume' | 'outbox.list' | 'outbox.retry' | 'outbox.discard';
+
+export function syncHandlers(s: MainServices): HandlerGroup<SyncChannels> {
+  return {
+    'sync.status': () => s.engine.status(),
+    'sync.now': () => s.engine.syncNow(),
+    'sync.pause': () => s.engine.pause(),
+    'sync.resume': () => s.engine.resume(),
+    'outbox.list': (input) => listOutbox(s.ctx, { states: input?.states, limit: input?.limit ?? 50, offset: input?.offset ?? 0 }),
+    'outbox.retry': ({ id }) => {
+      const item = retryItem(s.ctx, id);
+      s.changed();
+      return item;
+    },
+    'outbox.discard': ({ id }) => {
+      const result = discardItem(s.ctx, id);
+      s.changed();
+      return result;
+    },
+  };
+}

@@ -1,0 +1,530 @@
+import { z } from 'zod';
+import { bpToPercent, computeTotals, fromMilli, percentToBp, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
+import { fromBani } from '../../shared/money';
+import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
+import { zPartySnapshot } from '../../shared/schemas/invoice';
+import type { InvoiceLineRow, InvoiceRow } from '../db/rows';
+import { join, sql, type Sql } from '../db/sql';
+import type { ReadDb, WriteDb } from '../db/store';
+import { AppError, invalidInput, invalidState, notFound } from '../errors';
+import { deleteItem, dependentsOf, enqueue, isMutable, openItemsOf, rewrite, type OutboxRequest, type Ref } from '../sync/outbox';
+import { assertClientUsable, buyerSnapshot, getClientRow } from './clients';
+import type { LocalContext } from './context';
+import { likePattern, recordSync, recordSyncs } from './records';
+import { getSeriesRow, giveBackNumber, setLockTail, takeNumber } from './series';
+
+type DraftInput = z.output<typeof zInvoiceDraftInput>;
+type ListInput = z.output<typeof zInvoiceListInput>;
+
+interface ComputedLine {
+  product_id: string | null;
+  description: string;
+  quantity_milli: number;
+  unit: string;
+  unit_code: string;
+  price_bani: number;
+  vat_rate_bp: number;
+  discount_bp: number;
+  vat_exemption_reason: string | null;
+}
+
+const zBreakdown = z.array(z.object({ vat_rate_bp: z.number(), net_bani: z.number(), vat_bani: z.number(), total_bani: z.number() }));
+
+function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
+  return lines.map((l) => ({
+    product_id: l.product_id ?? null,
+    description: l.description,
+    quantity_milli: toMilli(l.quantity),
+    unit: l.unit,
+    unit_code: l.unit_code,
+    price_bani: l.unit_price_bani,
+    vat_rate_bp: percentToBp(l.vat_rate),
+    discount_bp: percentToBp(l.discount_percent),
+    vat_exemption_reason: l.vat_exemption_reason ?? null,
+  }));
+}
+
+function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean): InvoiceTotals {
+  return computeTotals(
+    lines.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp })),
+    { reverse_charge: reverseCharge },
+  );
+}
+
+function writeLines(db: WriteDb, invoiceId: string, lines: readonly ComputedLine[], totals: InvoiceTotals): void {
+  db.run(sql`DELETE FROM invoice_lines WHERE invoice_id = ${invoiceId}`);
+  lines.forEach((l, i) => {
+    const a = totals.lines[i]!;
+    db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
+               vat_rate_bp, discount_bp, vat_exemption_reason, discount_bani, net_bani, vat_bani, total_bani)
+               VALUES (${invoiceId}, ${i + 1}, ${l.product_id}, ${l.description}, ${l.quantity_milli}, ${l.unit}, ${l.unit_code},
+               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${a.discount_bani}, ${a.net_bani},
+               ${a.vat_bani}, ${a.total_bani})`);
+  });
+}
+
+function checkProducts(db: ReadDb, lines: readonly ComputedLine[]): void {
+  const fields: Record<string, string> = {};
+  lines.forEach((l, i) => {
+    if (l.product_id && !db.get(sql`SELECT 1 AS ok FROM products WHERE id = ${l.product_id} AND is_deleted = 0`)) {
+      fields[`lines.${i}.product_id`] = 'Unknown product|Produs necunoscut';
+    }
+  });
+  if (Object.keys(fields).length) throw invalidInput(fields);
+}
+
+export function getInvoiceRow(db: ReadDb, id: string): InvoiceRow | undefined {
+  return db.get<InvoiceRow>(sql`SELECT * FROM invoices WHERE id = ${id} AND is_deleted = 0`);
+}
+
+function linesOf(db: ReadDb, id: string): InvoiceLineRow[] {
+  return db.all<InvoiceLineRow>(sql`SELECT * FROM invoice_lines WHERE invoice_id = ${id} ORDER BY position`);
+}
+
+/** The wire items of an invoice, and refs for the products made offline. */
+function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items: Record<string, unknown>[]; refs: Ref[] } {
+  const refs: Ref[] = [];
+  const items = lines.map((l, i) => {
+    if (l.product_id) refs.push({ at: `items.${i}.product_id`, type: 'product', id: l.product_id });
+    return {
+      product_id: l.product_id,
+      description: l.description,
+      quantity: fromMilli(sign * l.quantity_milli),
+      unit: l.unit,
+      unit_code: l.unit_code,
+      price: fromBani(l.price_bani),
+      vat_rate: bpToPercent(l.vat_rate_bp),
+      discount_percent: bpToPercent(l.discount_bp),
+      vat_exemption_reason: l.vat_exemption_reason,
+    };
+  });
+  return { items, refs };
+}
+
+/** Body members shared by create and update; nulls are left out (the create schema takes no null). */
+function contentBody(row: InvoiceRow, lines: readonly InvoiceLineRow[]): { body: Record<string, unknown>; refs: Ref[] } {
+  const { items, refs } = wireItems(lines);
+  const body: Record<string, unknown> = {
+    document_type: row.document_type,
+    issue_date: row.issue_date,
+    currency: row.currency,
+    language: row.language,
+    reverse_charge: row.reverse_charge === 1,
+    efactura_enabled: row.efactura_enabled === 1,
+    spv_environment: row.spv_environment,
+    items,
+  };
+  if (row.client_id) {
+    body.client_id = row.client_id;
+    refs.push({ at: 'client_id', type: 'client', id: row.client_id });
+  }
+  if (row.due_date) body.due_date = row.due_date;
+  if (row.exchange_rate !== null) body.exchange_rate = row.exchange_rate;
+  if (row.payment_method) body.payment_method = row.payment_method;
+  if (row.observations) body.observations = row.observations;
+  return { body, refs };
+}
+
+function label(row: InvoiceRow): string {
+  const kind = row.document_type === 'proforma' ? 'Proformă' : row.status === 'storno' ? 'Storno' : 'Factură';
+  return row.full_number ? `${kind} ${row.full_number}` : `${kind} ciornă ${row.issue_date}`;
+}
+
+function createRequest(db: ReadDb, row: InvoiceRow, deviceId: string): OutboxRequest {
+  const lines = linesOf(db, row.id);
+  const { body, refs } = contentBody(row, lines);
+  body.is_draft = row.status === 'draft';
+  body.device_id = deviceId;
+  body.client_local_uuid = row.client_local_uuid ?? row.id;
+  if (row.status !== 'draft' && row.series_id) {
+    body.series_id = row.series_id;
+    if (row.numbering === 'reservation' && row.reservation_token) body.reservation_token = row.reservation_token;
+    if (row.numbering === 'lock' && row.number !== null) body.number = row.number;
+  }
+  return { method: 'POST', path: '/invoices', body, create: true, refs, label: label(row) };
+}
+
+function updateRequest(db: ReadDb, row: InvoiceRow): OutboxRequest {
+  const { body, refs } = contentBody(row, linesOf(db, row.id));
+  // An update may clear members the create could only omit.
+  body.due_date = row.due_date;
+  body.exchange_rate = row.exchange_rate;
+  body.payment_method = row.payment_method;
+  body.observations = row.observations;
+  if (!row.client_id) body.client_id = null;
+  delete body.document_type;
+  return { method: 'PUT', path: '/invoices/:id', body, create: false, refs: [...refs, { at: ':id', type: 'invoice', id: row.id }], label: label(row) };
+}
+
+function numberingBody(row: InvoiceRow, deviceId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { series_id: row.series_id, issue_date: row.issue_date, device_id: deviceId };
+  if (row.numbering === 'reservation') body.reservation_token = row.reservation_token;
+  if (row.numbering === 'lock') body.number = row.number;
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+function parseBuyer(text: string | null): InvoiceView['buyer'] {
+  if (!text) return null;
+  const parsed = zPartySnapshot.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}
+
+interface SummaryRow extends InvoiceRow {
+  client_name: string | null;
+}
+
+function summary(row: SummaryRow, sync: InvoiceSummary['sync']): InvoiceSummary {
+  return {
+    id: row.id, document_type: row.document_type, status: row.status, series_id: row.series_id, series_name: row.series_name,
+    number: row.number, full_number: row.full_number, issue_date: row.issue_date, due_date: row.due_date, client_id: row.client_id,
+    client_name: row.client_name, currency: row.currency,
+    totals: { net_bani: row.net_bani, vat_bani: row.vat_bani, total_bani: row.total_bani, discount_bani: row.discount_bani },
+    paid_state: row.paid_state, amount_paid_bani: row.amount_paid_bani, amount_due_bani: row.total_bani - row.amount_paid_bani,
+    efactura_status: row.efactura_status, created_at: row.created_at, updated_at: row.updated_at, sync,
+  };
+}
+
+const SUMMARY_SELECT = sql`SELECT i.*, COALESCE(json_extract(i.buyer, '$.name'), c.name) AS client_name
+  FROM invoices i LEFT JOIN clients c ON c.id = i.client_id`;
+
+export function invoiceView(db: ReadDb, id: string): InvoiceView {
+  const row = db.get<SummaryRow>(sql`${SUMMARY_SELECT} WHERE i.id = ${id} AND i.is_deleted = 0`);
+  if (!row) throw notFound('Invoice');
+  const lines = linesOf(db, id);
+  const breakdown = zBreakdown.safeParse(JSON.parse(row.vat_breakdown));
+  return {
+    ...summary(row, recordSync(db, 'invoice', row)),
+    numbering: row.numbering,
+    buyer: parseBuyer(row.buyer),
+    exchange_rate: row.exchange_rate,
+    language: row.language,
+    reverse_charge: row.reverse_charge === 1,
+    vat_breakdown: (breakdown.success ? breakdown.data : []).map((b) => ({
+      vat_rate: bpToPercent(b.vat_rate_bp), net_bani: b.net_bani, vat_bani: b.vat_bani, total_bani: b.total_bani,
+    })),
+    payment_method: (row.payment_method as InvoiceView['payment_method']) ?? null,
+    observations: row.observations,
+    storno_of: row.storno_of,
+    storno_id: row.storno_id,
+    converted_from: row.converted_from,
+    converted_to: row.converted_to,
+    efactura_enabled: row.efactura_enabled === 1,
+    spv_environment: row.spv_environment,
+    issued_at: row.issued_at,
+    lines: lines.map((l) => ({
+      position: l.position, product_id: l.product_id, description: l.description, quantity: fromMilli(l.quantity_milli), unit: l.unit,
+      unit_code: l.unit_code, unit_price_bani: l.price_bani, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
+      vat_exemption_reason: l.vat_exemption_reason, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani,
+      total_bani: l.total_bani,
+    })),
+  };
+}
+
+export function getInvoice(ctx: LocalContext, id: string): InvoiceView {
+  return ctx.store.snapshot((db) => invoiceView(db, id));
+}
+
+export function listInvoices(ctx: LocalContext, input: ListInput): { items: InvoiceSummary[]; total: number } {
+  return ctx.store.snapshot((db) => {
+    const conditions: Sql[] = [sql`i.is_deleted = 0`];
+    if (input.status) conditions.push(sql`i.status = ${input.status}`);
+    if (input.paid_state) conditions.push(sql`i.paid_state = ${input.paid_state}`);
+    if (input.client_id) conditions.push(sql`i.client_id = ${input.client_id}`);
+    if (input.series_id) conditions.push(sql`i.series_id = ${input.series_id}`);
+    if (input.document_type) conditions.push(sql`i.document_type = ${input.document_type}`);
+    if (input.from) conditions.push(sql`i.issue_date >= ${input.from}`);
+    if (input.to) conditions.push(sql`i.issue_date <= ${input.to}`);
+    if (input.unsynced) conditions.push(sql`(i.server_id IS NULL OR EXISTS (SELECT 1 FROM outbox o WHERE o.entity_type = 'invoice' AND o.entity_id = i.id AND o.state <> 'done'))`);
+    const term = input.search?.trim();
+    if (term) {
+      const like = likePattern(term);
+      conditions.push(sql`(lower(i.full_number) LIKE ${like} ESCAPE '\\' OR lower(COALESCE(json_extract(i.buyer, '$.name'), c.name, '')) LIKE ${like} ESCAPE '\\')`);
+    }
+    const where = join(conditions, ' AND ');
+    const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM invoices i LEFT JOIN clients c ON c.id = i.client_id WHERE ${where}`)?.n ?? 0;
+    const rows = db.all<SummaryRow>(sql`${SUMMARY_SELECT} WHERE ${where} ORDER BY i.issue_date DESC, i.created_at DESC, i.id DESC LIMIT ${input.limit} OFFSET ${input.offset}`);
+    const syncs = recordSyncs(db, 'invoice', rows);
+    return { items: rows.map((r) => summary(r, syncs.get(r.id)!)), total };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions
+
+function insertInvoice(
+  db: WriteDb,
+  ctx: LocalContext,
+  id: string,
+  input: DraftInput,
+  lines: readonly ComputedLine[],
+  totals: InvoiceTotals,
+  extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null },
+): void {
+  const now = ctx.clock.now();
+  db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, issue_date, due_date, client_id, currency,
+             exchange_rate, language, reverse_charge, net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, payment_method,
+             observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at)
+             VALUES (${id}, NULL, ${id}, ${input.document_type}, ${extra.status}, ${input.issue_date ?? ctx.today()}, ${input.due_date ?? null},
+             ${input.client_id ?? null}, ${input.currency}, ${input.exchange_rate ?? null}, ${input.language}, ${input.reverse_charge},
+             ${totals.net_bani}, ${totals.vat_bani}, ${totals.total_bani}, ${totals.discount_bani}, ${JSON.stringify(totals.breakdown)},
+             ${input.payment_method ?? null}, ${input.observations ?? null}, ${extra.storno_of ?? null}, ${extra.converted_from ?? null}, ${input.efactura_enabled},
+             ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now})`);
+  writeLines(db, id, lines, totals);
+}
+
+/** Gives `id` its number, buyer snapshot and issued state; the caller queues the request. */
+function applyNumber(db: WriteDb, ctx: LocalContext, id: string, seriesId: string, status: 'issued' | 'storno', issueDate?: string): { after: string[] } {
+  const series = getSeriesRow(db, seriesId);
+  if (!series) throw invalidInput({ series_id: 'Unknown series|Serie necunoscută' });
+  const invoice = getInvoiceRow(db, id)!;
+  if (series.document_type !== invoice.document_type) throw invalidInput({ series_id: 'The series is for another document type|Seria este pentru alt tip de document' });
+  // The server issues nothing without a buyer: refuse here rather than fail at sync.
+  if (!invoice.client_id) throw invalidInput({ client_id: 'An issued invoice needs a client|O factură emisă are nevoie de un client' });
+  const taken = takeNumber(db, ctx, seriesId, id, issueDate ?? invoice.issue_date);
+  const client = getClientRow(db, invoice.client_id);
+  const now = ctx.clock.now();
+  db.run(sql`UPDATE invoices SET status = ${status}, series_id = ${seriesId}, series_name = ${series.name}, number = ${taken.number},
+             full_number = ${taken.full_number}, numbering = ${taken.numbering}, reservation_token = ${taken.reservation_token},
+             issue_date = ${issueDate ?? invoice.issue_date}, buyer = ${client ? JSON.stringify(buyerSnapshot(client)) : null},
+             issued_at = ${now}, updated_at = ${now} WHERE id = ${id}`);
+  return { after: taken.after };
+}
+
+function prepare(db: ReadDb, input: DraftInput): { lines: ComputedLine[]; totals: InvoiceTotals } {
+  if (input.client_id) assertClientUsable(db, input.client_id);
+  const lines = toComputedLines(input.lines);
+  checkProducts(db, lines);
+  return { lines, totals: totalsOf(lines, input.reverse_charge) };
+}
+
+export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string | undefined }): InvoiceView {
+  return ctx.store.write((db) => {
+    const { lines, totals } = prepare(db, input);
+    if (!input.id) {
+      const id = ctx.uuid();
+      insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
+      enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, getInvoiceRow(db, id)!, ctx.device.id) });
+      return invoiceView(db, id);
+    }
+    const existing = getInvoiceRow(db, input.id);
+    if (!existing) throw notFound('Invoice');
+    if (existing.status !== 'draft') throw invalidState('Only a draft can be edited; an issued invoice is corrected by storno');
+    const now = ctx.clock.now();
+    db.run(sql`UPDATE invoices SET document_type = ${input.document_type}, issue_date = ${input.issue_date ?? existing.issue_date},
+               due_date = ${input.due_date ?? null}, client_id = ${input.client_id ?? null}, currency = ${input.currency},
+               exchange_rate = ${input.exchange_rate ?? null}, language = ${input.language}, reverse_charge = ${input.reverse_charge},
+               net_bani = ${totals.net_bani}, vat_bani = ${totals.vat_bani}, total_bani = ${totals.total_bani},
+               discount_bani = ${totals.discount_bani}, vat_breakdown = ${JSON.stringify(totals.breakdown)},
+               payment_method = ${input.payment_method ?? null}, observations = ${input.observations ?? null},
+               efactura_enabled = ${input.efactura_enabled}, spv_environment = ${input.spv_environment}, updated_at = ${now}
+               WHERE id = ${input.id}`);
+    writeLines(db, input.id, lines, totals);
+    queueDraftChange(db, ctx, getInvoiceRow(db, input.id)!);
+    return invoiceView(db, input.id);
+  });
+}
+
+/** Folds the draft's new content into its unsent create or update, or queues an update. */
+function queueDraftChange(db: WriteDb, ctx: LocalContext, row: InvoiceRow): void {
+  const open = openItemsOf(db, 'invoice', row.id);
+  const create = open.find((i) => i.kind === 'invoice.create');
+  if (create && isMutable(create)) {
+    rewrite(db, ctx, create.id, createRequest(db, row, ctx.device.id));
+    return;
+  }
+  const update = [...open].reverse().find((i) => i.kind === 'invoice.update');
+  if (update && isMutable(update)) {
+    rewrite(db, ctx, update.id, updateRequest(db, row));
+    return;
+  }
+  enqueue(db, ctx, { kind: 'invoice.update', entityType: 'invoice', entityId: row.id, request: updateRequest(db, row) });
+}
+
+/** Issues a new invoice in one transaction: row, lines, number, outbox item. */
+export function issueInvoice(ctx: LocalContext, input: DraftInput & { series_id: string }): InvoiceView {
+  return ctx.store.write((db) => {
+    const { lines, totals } = prepare(db, input);
+    const id = ctx.uuid();
+    insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
+    const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
+    const row = getInvoiceRow(db, id)!;
+    const item = enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, row, ctx.device.id), after });
+    if (row.numbering === 'lock') setLockTail(db, input.series_id, item);
+    return invoiceView(db, id);
+  });
+}
+
+export function issueDraft(ctx: LocalContext, input: { id: string; series_id: string; issue_date?: string | undefined }): InvoiceView {
+  return ctx.store.write((db) => {
+    const row = getInvoiceRow(db, input.id);
+    if (!row) throw notFound('Invoice');
+    if (row.status !== 'draft') throw invalidState('The invoice is already issued');
+    // An invoice is dated the day it is issued, not the day its draft was started.
+    const { after } = applyNumber(db, ctx, input.id, input.series_id, 'issued', input.issue_date ?? ctx.today());
+    const issued = getInvoiceRow(db, input.id)!;
+    const open = openItemsOf(db, 'invoice', input.id);
+    const create = open.find((i) => i.kind === 'invoice.create');
+    if (create && isMutable(create) && !open.some((i) => i.kind === 'invoice.update')) {
+      // Never sent: the create itself now issues the invoice, with its number.
+      rewrite(db, ctx, create.id, createRequest(db, issued, ctx.device.id));
+      for (const dep of after) db.run(sql`INSERT OR IGNORE INTO outbox_deps (item_id, depends_on) VALUES (${create.id}, ${dep})`);
+      if (issued.numbering === 'lock') setLockTail(db, input.series_id, create.id);
+    } else {
+      const item = enqueue(db, ctx, {
+        kind: 'invoice.issue',
+        entityType: 'invoice',
+        entityId: input.id,
+        request: {
+          method: 'POST', path: '/invoices/:id/issue', body: numberingBody(issued, ctx.device.id), create: false,
+          refs: [{ at: ':id', type: 'invoice', id: input.id }], label: label(issued),
+        },
+        after,
+      });
+      if (issued.numbering === 'lock') setLockTail(db, input.series_id, item);
+    }
+    return invoiceView(db, input.id);
+  });
+}
+
+export function stornoInvoice(ctx: LocalContext, input: { id: string; series_id?: string | undefined; issue_date?: string | undefined }): InvoiceView {
+  return ctx.store.write((db) => {
+    const original = getInvoiceRow(db, input.id);
+    if (!original) throw notFound('Invoice');
+    if (original.status !== 'issued') throw invalidState('Only an issued invoice can be voided by storno');
+    if (original.storno_id) throw invalidState('The invoice already has a storno');
+    const seriesId = input.series_id ?? original.series_id;
+    if (!seriesId) throw invalidInput({ series_id: 'A series is required|Seria este obligatorie' });
+    const originalLines = linesOf(db, original.id);
+    // A storno repeats the original's lines with negative quantities and the same positive prices.
+    const lines: ComputedLine[] = originalLines.map((l) => ({
+      product_id: l.product_id, description: l.description, quantity_milli: -l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
+      price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
+    }));
+    const totals = totalsOf(lines, original.reverse_charge === 1);
+    const id = ctx.uuid();
+    const draft: DraftInput = {
+      client_id: original.client_id, document_type: original.document_type, issue_date: input.issue_date ?? ctx.today(),
+      due_date: null, currency: original.currency, exchange_rate: original.exchange_rate, language: original.language,
+      reverse_charge: original.reverse_charge === 1, efactura_enabled: original.efactura_enabled === 1,
+      spv_environment: original.spv_environment, payment_method: null, observations: null, lines: [],
+    };
+    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', storno_of: original.id });
+    const { after } = applyNumber(db, ctx, id, seriesId, 'storno');
+    const now = ctx.clock.now();
+    db.run(sql`UPDATE invoices SET status = 'voided', storno_id = ${id}, updated_at = ${now} WHERE id = ${original.id}`);
+    const storno = getInvoiceRow(db, id)!;
+    const body = { ...numberingBody(storno, ctx.device.id), client_local_uuid: id };
+    const item = enqueue(db, ctx, {
+      kind: 'invoice.storno',
+      entityType: 'invoice',
+      entityId: id,
+      request: { method: 'POST', path: '/invoices/:id/storno', body, create: true, refs: [{ at: ':id', type: 'invoice', id: original.id }], label: label(storno) },
+      after,
+    });
+    if (storno.numbering === 'lock') setLockTail(db, seriesId, item);
+    return invoiceView(db, id);
+  });
+}
+
+/** An issued proforma becomes a fiscal invoice, numbered now; the server makes the same one from the proforma. */
+export function convertProforma(ctx: LocalContext, input: { id: string; series_id: string; issue_date?: string | undefined }): InvoiceView {
+  return ctx.store.write((db) => {
+    const proforma = getInvoiceRow(db, input.id);
+    if (!proforma) throw notFound('Invoice');
+    if (proforma.document_type !== 'proforma') throw invalidState('Only a proforma can be converted');
+    if (proforma.status !== 'issued') throw invalidState('Only an issued proforma can be converted');
+    if (proforma.converted_to) throw invalidState('The proforma was already converted');
+    const lines: ComputedLine[] = linesOf(db, proforma.id).map((l) => ({
+      product_id: l.product_id, description: l.description, quantity_milli: l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
+      price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
+    }));
+    const totals = totalsOf(lines, proforma.reverse_charge === 1);
+    const id = ctx.uuid();
+    const issueDate = input.issue_date ?? ctx.today();
+    const draft: DraftInput = {
+      client_id: proforma.client_id, document_type: 'fiscal', issue_date: issueDate,
+      due_date: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null, currency: proforma.currency,
+      exchange_rate: proforma.exchange_rate, language: proforma.language, reverse_charge: proforma.reverse_charge === 1,
+      efactura_enabled: proforma.efactura_enabled === 1, spv_environment: proforma.spv_environment,
+      payment_method: (proforma.payment_method as DraftInput['payment_method']) ?? null, observations: proforma.observations, lines: [],
+    };
+    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', converted_from: proforma.id });
+    const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
+    db.run(sql`UPDATE invoices SET converted_to = ${id}, updated_at = ${ctx.clock.now()} WHERE id = ${proforma.id}`);
+    const fiscal = getInvoiceRow(db, id)!;
+    const item = enqueue(db, ctx, {
+      kind: 'invoice.convert',
+      entityType: 'invoice',
+      entityId: id,
+      request: {
+        method: 'POST', path: '/invoices/:id/convert', body: { ...numberingBody(fiscal, ctx.device.id), client_local_uuid: id }, create: true,
+        refs: [{ at: ':id', type: 'invoice', id: proforma.id }], label: label(fiscal),
+      },
+      after,
+    });
+    if (fiscal.numbering === 'lock') setLockTail(db, input.series_id, item);
+    return invoiceView(db, id);
+  });
+}
+
+/**
+ * Discards an invoice the server has not (surely) seen, or deletes a synced draft. A discarded
+ * issued invoice gives its number back: released on the server (a documented gap) for a reserved
+ * number, or rolled back for the last number of a locked series.
+ */
+export function discardInvoice(ctx: LocalContext, id: string): { id: string; released_full_number: string | null } {
+  return ctx.store.write((db) => discardInvoiceIn(db, ctx, id));
+}
+
+export function discardInvoiceIn(db: WriteDb, ctx: LocalContext, id: string): { id: string; released_full_number: string | null } {
+  const row = getInvoiceRow(db, id);
+  if (!row) throw notFound('Invoice');
+  const open = openItemsOf(db, 'invoice', id);
+  const now = ctx.clock.now();
+  const creating = open.find((i) => i.kind === 'invoice.create' || i.kind === 'invoice.storno' || i.kind === 'invoice.convert');
+  if (row.numbering === 'lock' && row.series_id && row.number !== null && open.length) {
+    const series = getSeriesRow(db, row.series_id);
+    if (series?.local_next_number !== row.number + 1) {
+      throw invalidState('Only the last number of an exclusive series can be discarded; void this invoice by storno after it syncs');
+    }
+  }
+  for (const item of open) {
+    const waiting = dependentsOf(db, item.id).filter((d) => !open.some((o) => o.id === d));
+    if (waiting.length) throw new AppError('conflict', 'has_dependents', 'Other records (e.g. a receipt) wait for this invoice: discard them first');
+  }
+  if (creating) {
+    if (!isMutable(creating)) throw invalidState('The invoice is being sent to the server; try again when the sync finishes');
+    if (open.some((i) => !isMutable(i))) throw invalidState('The invoice is being sent to the server');
+    const released = row.status === 'draft' ? null : giveBackNumber(db, ctx, row, creating.id);
+    for (const item of open) deleteItem(db, item.id);
+    if (row.storno_of) db.run(sql`UPDATE invoices SET status = 'issued', storno_id = NULL, updated_at = ${now} WHERE id = ${row.storno_of}`);
+    if (row.converted_from) db.run(sql`UPDATE invoices SET converted_to = NULL, updated_at = ${now} WHERE id = ${row.converted_from}`);
+    db.run(sql`DELETE FROM invoices WHERE id = ${id}`);
+    return { id, released_full_number: released };
+  }
+  const issuing = open.find((i) => i.kind === 'invoice.issue');
+  if (issuing) {
+    if (!isMutable(issuing)) throw invalidState('The invoice is being issued on the server; try again when the sync finishes');
+    const released = giveBackNumber(db, ctx, row, issuing.id);
+    deleteItem(db, issuing.id);
+    db.run(sql`UPDATE invoices SET status = 'draft', number = NULL, full_number = NULL, numbering = NULL, reservation_token = NULL,
+               series_id = NULL, series_name = NULL, buyer = NULL, issued_at = NULL, updated_at = ${now} WHERE id = ${id}`);
+    return { id, released_full_number: released };
+  }
+  if (row.status !== 'draft') throw invalidState('The invoice is on the server: void it by storno');
+  for (const item of open) {
+    if (!isMutable(item)) throw invalidState('The draft is being sent to the server; try again when the sync finishes');
+    deleteItem(db, item.id);
+  }
+  db.run(sql`UPDATE invoices SET is_deleted = 1, updated_at = ${now} WHERE id = ${id}`);
+  enqueue(db, ctx, {
+    kind: 'invoice.delete',
+    entityType: 'invoice',
+    entityId: id,
+    request: { method: 'DELETE', path: '/invoices/:id', create: false, refs: [{ at: ':id', type: 'invoice', id }], label: label(row) },
+  });
+  return { id, released_full_number: null };
+}

@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/server';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import { createSeries, LINE, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+
+describe('sync engine against the real server', () => {
+  let server: TestServer;
+  let proxy: FaultProxy;
+  beforeAll(async () => {
+    server = await startServer();
+    proxy = await startFaultProxy(server.url);
+  });
+  beforeEach(() => {
+    proxy.setDown(false);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.close();
+    removeTempDirs();
+  });
+
+  it('issues offline from a reservation pool, with a client made offline, and syncs it once', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'TJ');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      expect(device.services.engine.status().mode).toBe('online');
+      const series = await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 5, low_water: 2 });
+      expect(series.pool.available).toBe(5);
+      expect(series.next_full_number).toBe('TJ-2026-0001');
+
+      proxy.setDown(true);
+      const client = await device.call('clients.create', { name: 'Popescu SRL', cui: 'RO1590082', type: 'company', country: 'RO' });
+      expect(client.cui).toBe('1590082');
+      expect(client.vat_payer).toBe(true);
+      const invoice = await device.call('invoices.issue', { series_id: seriesId, client_id: client.id, lines: [LINE] });
+      expect(invoice.full_number).toBe('TJ-2026-0001');
+      expect(invoice.totals).toEqual({ net_bani: 900, vat_bani: 99, total_bani: 999, discount_bani: 0 });
+      expect(invoice.sync.state).toBe('pending');
+      const status = await device.call('sync.now');
+      expect(status.mode).toBe('offline');
+      expect(status.outbox.pending).toBe(2);
+
+      proxy.setDown(false);
+      const after = await device.call('sync.now');
+      expect(after.mode).toBe('online');
+      expect(after.outbox).toEqual({ pending: 0, in_flight: 0, failed: 0 });
+      const synced = await device.call('invoices.get', { id: invoice.id });
+      expect(synced.sync.state).toBe('synced');
+      expect(synced.id).toBe(invoice.id);
+      expect(synced.sync.server_id).toMatch(/^inv_/);
+      const remote = await server.api(company.apiKey, 'GET', `/invoices/${synced.sync.server_id}?expand[]=lines`);
+      expect(remote.body.data.full_number).toBe('TJ-2026-0001');
+      expect(remote.body.data.totals.total).toBe(9.99);
+      expect(remote.body.data.client_local_uuid).toBe(invoice.id);
+      const clientServerId = (await device.call('clients.get', { id: client.id })).sync.server_id;
+      expect(remote.body.data.client_id).toBe(clientServerId);
+      const list = await server.api(company.apiKey, 'GET', '/invoices');
+      expect(list.body.data.total).toBe(1);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('numbers without gaps under an exclusive lock and the server checks continuity', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'EX');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      const series = await device.call('series.setMode', { id: seriesId, mode: 'exclusive' });
+      expect(series.locked_by_me).toBe(true);
+      expect(series.next_number).toBe(1);
+      const client = await device.call('clients.create', { name: 'Ion Pop', type: 'person', country: 'RO' });
+      proxy.setDown(true);
+      const numbers: (string | null)[] = [];
+      for (let i = 0; i < 5; i++) {
+        numbers.push((await device.call('invoices.issue', { series_id: seriesId, client_id: client.id, lines: [LINE] })).full_number);
+      }
+      expect(numbers).toEqual(['EX-2026-0001', 'EX-2026-0002', 'EX-2026-0003', 'EX-2026-0004', 'EX-2026-0005']);
+      // The last one can be discarded (its number is given back); an earlier one cannot.
+      const all = await device.call('invoices.list', { limit: 10 });
+      const fifth = all.items.find((i) => i.number === 5)!;
+      const third = all.items.find((i) => i.number === 3)!;
+      await expect(device.call('invoices.discard', { id: third.id })).rejects.toThrow(/invalid_state/);
+      expect((await device.call('invoices.discard', { id: fifth.id })).released_full_number).toBe('EX-2026-0005');
+      expect((await device.call('series.list'))[0]!.next_number).toBe(5);
+      proxy.setDown(false);
+      await device.call('sync.now');
+      const remote = await server.api(company.apiKey, 'GET', '/invoices?sort=number&order=asc');
+      expect(remote.body.data.data.map((i: { full_number: string }) => i.full_number)).toEqual(['EX-2026-0001', 'EX-2026-0002', 'EX-2026-0003', 'EX-2026-0004']);
+      const gaps = await device.call('series.gaps', { id: seriesId });
+      expect(gaps).toEqual([]);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('keeps drafts numberless, edits them offline, and deletes one on the server', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'DR');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
+      const client = await device.call('clients.create', { name: 'Draft Client SRL', cui: '1590082', type: 'company', country: 'RO' });
+      const draft = await device.call('invoices.saveDraft', { client_id: client.id, lines: [LINE] });
+      expect(draft.number).toBeNull();
+      await device.call('sync.now');
+      const draftServerId = (await device.call('invoices.get', { id: draft.id })).sync.server_id;
+      expect(draftServerId).toBeTruthy();
+      proxy.setDown(true);
+      const edited = await device.call('invoices.saveDraft', { id: draft.id, client_id: client.id, lines: [{ ...LINE, quantity: 3 }] });
+      expect(edited.totals.total_bani).toBe(1499);
+      const issued = await device.call('invoices.issueDraft', { id: draft.id, series_id: seriesId });
+      expect(issued.full_number).toBe('DR-2026-0001');
+      const other = await device.call('invoices.saveDraft', { client_id: client.id, lines: [LINE] });
+      proxy.setDown(false);
+      await device.call('sync.now');
+      const remote = await server.api(company.apiKey, 'GET', `/invoices/${draftServerId}`);
+      expect(remote.body.data).toMatchObject({ status: 'issued', full_number: 'DR-2026-0001', totals: { total: 14.99 } });
+      const otherServerId = (await device.call('invoices.get', { id: other.id })).sync.server_id;
+      await device.call('invoices.discard', { id: other.id });
+      await device.call('sync.now');
+      expect((await server.api(company.apiKey, 'GET', `/invoices/${otherServerId}`)).status).toBe(404);
+      await expect(device.call('invoices.get', { id: other.id })).rejects.toThrow(/not_found/);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('prints receipts offline with their number under a locked receipt series', async () => {
+    const company = await newCompany(server);
+    const rs = await server.api(company.apiKey, 'POST', '/receipt-series', { prefix: 'CH' });
+    expect(rs.status).toBeLessThan(300);
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      const listed = (await device.call('series.list')).find((s) => s.id === rs.body.data.id)!;
+      expect(listed).toMatchObject({ kind: 'receipt', name: 'CH', mode: null });
+      await expect(device.call('series.setMode', { id: listed.id, mode: 'shared' })).rejects.toThrow(/invalid_payload/);
+      const locked = await device.call('series.setMode', { id: listed.id, mode: 'exclusive' });
+      expect(locked).toMatchObject({ locked_by_me: true, next_full_number: 'CH-1' });
+      proxy.setDown(true);
+      const made: Array<{ id: string; receipt_number: string | null }> = [];
+      for (let i = 0; i < 3; i++) made.push(await device.call('receipts.create', { client_name: `Plătitor ${i}`, amount_bani: 1000 + i }));
+      expect(made.map((r) => r.receipt_number)).toEqual(['CH-1', 'CH-2', 'CH-3']);
+      const items = (await device.call('outbox.list')).items;
+      await expect(device.call('outbox.discard', { id: items.find((i) => i.entity_id === made[1]!.id)!.id })).rejects.toThrow();
+      await device.call('outbox.discard', { id: items.find((i) => i.entity_id === made[2]!.id)!.id });
+      const again = await device.call('receipts.create', { client_name: 'Din nou', amount_bani: 5 });
+      expect(again.receipt_number).toBe('CH-3');
+      proxy.setDown(false);
+      await device.call('sync.now');
+      expect((await device.call('sync.status')).outbox.failed).toBe(0);
+      const remote = await server.api(company.apiKey, 'GET', '/receipts?sort=number&order=asc');
+      expect(remote.body.data.data.map((r: { receipt_number: string }) => r.receipt_number)).toEqual(['CH-1', 'CH-2', 'CH-3']);
+      expect(await device.call('series.gaps', { id: listed.id })).toEqual([]);
+      // Giving the lock back works once everything numbered under it has synced.
+      expect((await device.call('series.setMode', { id: listed.id, mode: null })).locked_by_me).toBe(false);
+    } finally {
+      await device.close();
+    }
+  });
+});
