@@ -1,0 +1,248 @@
+import { mulDivRound, type Bani } from '../../shared/money';
+import { bpToPercent, computeTotals, fromMilli, percentToBp, type InvoiceTotals } from '../../shared/invoice-math';
+import type { LineInput } from '../../shared/ipc';
+import type { PaymentMethodType } from '../../shared/schemas/common';
+
+/**
+ * The counter's invoice being built: plain data and pure functions (a reducer), so the arithmetic
+ * and the keyboard rules are tested without a browser. Amounts are integers throughout: quantities
+ * in thousandths, prices in bani, rates and discounts in basis points, exactly what
+ * shared/invoice-math takes, so the totals on screen are the totals the server will compute.
+ */
+export interface CartLine {
+  /** Stable key for React and for editing; not sent. */
+  key: string;
+  product_id: string | null;
+  code: string | null;
+  description: string;
+  unit: string;
+  unit_code: string;
+  quantity_milli: number;
+  /** Unit price without VAT. */
+  unit_price_bani: Bani;
+  vat_rate_bp: number;
+  discount_bp: number;
+  vat_exemption_reason: string | null;
+}
+
+export interface CartClient {
+  id: string | null;
+  name: string;
+  cui: string | null;
+  vat_payer: boolean;
+}
+
+export interface Cart {
+  lines: CartLine[];
+  client: CartClient | null;
+  payment_method: PaymentMethodType;
+  reverse_charge: boolean;
+  observations: string;
+  /** Index into `lines` of the line the keyboard edits (the last added by default). */
+  selected: number;
+  nextKey: number;
+}
+
+/** What the counter needs of a product (the host's ProductView has these members). */
+export interface CartProduct {
+  id: string;
+  name: string;
+  code: string | null;
+  unit: string;
+  unit_code: string;
+  price_bani: Bani;
+  price_includes_vat: boolean;
+  /** Percent, as the contract carries it (21, 20.5). */
+  vat_rate: number;
+}
+
+export const emptyCart = (payment: PaymentMethodType = 'receipt'): Cart => ({
+  lines: [],
+  client: null,
+  payment_method: payment,
+  reverse_charge: false,
+  observations: '',
+  selected: -1,
+  nextKey: 1,
+});
+
+/**
+ * Net unit price of a product. Shops price gross (VAT included); the invoice line carries the net
+ * price with two decimals, so the gross price is divided back and rounded half away from zero. The
+ * line total can then differ from the shelf price by a ban (10,00 lei at 21% gives 8,26 + 1,73):
+ * that is the arithmetic every Romanian invoice follows, and the counter shows the real total.
+ */
+export function netUnitPrice(product: Pick<CartProduct, 'price_bani' | 'price_includes_vat' | 'vat_rate'>): Bani {
+  const price = product.price_bani;
+  if (!product.price_includes_vat) return price;
+  const rate = percentToBp(product.vat_rate);
+  return mulDivRound(price, 10_000, 10_000 + rate);
+}
+
+export type CartAction =
+  | { type: 'addProduct'; product: CartProduct; quantity_milli?: number }
+  | { type: 'addFree'; description: string; unit_price_bani: Bani; vat_rate_bp: number; quantity_milli?: number }
+  | { type: 'setQuantity'; index: number; quantity_milli: number }
+  | { type: 'setDiscount'; index: number; discount_bp: number }
+  | { type: 'setPrice'; index: number; unit_price_bani: Bani }
+  | { type: 'setExemption'; index: number; reason: string | null }
+  | { type: 'remove'; index: number }
+  | { type: 'select'; index: number }
+  | { type: 'nudgeQuantity'; delta_milli: number }
+  | { type: 'setClient'; client: CartClient | null }
+  | { type: 'setPayment'; payment_method: PaymentMethodType }
+  | { type: 'setReverseCharge'; value: boolean }
+  | { type: 'setObservations'; value: string }
+  | { type: 'load'; lines: Omit<CartLine, 'key'>[]; client: CartClient | null; payment_method: PaymentMethodType | null; reverse_charge: boolean; observations: string }
+  | { type: 'clear' };
+
+function clampIndex(cart: Cart, index: number): number {
+  if (cart.lines.length === 0) return -1;
+  return Math.max(0, Math.min(cart.lines.length - 1, index));
+}
+
+function updateLine(cart: Cart, index: number, patch: Partial<CartLine>): Cart {
+  if (index < 0 || index >= cart.lines.length) return cart;
+  const lines = cart.lines.slice();
+  lines[index] = { ...lines[index]!, ...patch };
+  return { ...cart, lines };
+}
+
+export function cartReducer(cart: Cart, action: CartAction): Cart {
+  switch (action.type) {
+    case 'addProduct': {
+      const quantity = action.quantity_milli ?? 1000;
+      // Scanning the same article again adds to its line, as a till does, instead of a new line.
+      const existing = cart.lines.findIndex((l) => l.product_id === action.product.id && l.discount_bp === 0);
+      if (existing >= 0) {
+        const line = cart.lines[existing]!;
+        return { ...updateLine(cart, existing, { quantity_milli: line.quantity_milli + quantity }), selected: existing };
+      }
+      const line: CartLine = {
+        key: `l${cart.nextKey}`,
+        product_id: action.product.id,
+        code: action.product.code,
+        description: action.product.name,
+        unit: action.product.unit,
+        unit_code: action.product.unit_code,
+        quantity_milli: quantity,
+        unit_price_bani: netUnitPrice(action.product),
+        vat_rate_bp: percentToBp(action.product.vat_rate),
+        discount_bp: 0,
+        vat_exemption_reason: null,
+      };
+      return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
+    }
+    case 'addFree': {
+      const line: CartLine = {
+        key: `l${cart.nextKey}`,
+        product_id: null,
+        code: null,
+        description: action.description,
+        unit: 'buc',
+        unit_code: 'H87',
+        quantity_milli: action.quantity_milli ?? 1000,
+        unit_price_bani: action.unit_price_bani,
+        vat_rate_bp: action.vat_rate_bp,
+        discount_bp: 0,
+        vat_exemption_reason: null,
+      };
+      return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
+    }
+    case 'setQuantity':
+      // Zero is not a line (the wire refuses it); negative quantities belong to a storno, not the counter.
+      if (action.quantity_milli <= 0) return cart;
+      return updateLine(cart, action.index, { quantity_milli: action.quantity_milli });
+    case 'setDiscount':
+      if (action.discount_bp < 0 || action.discount_bp > 10_000) return cart;
+      return updateLine(cart, action.index, { discount_bp: action.discount_bp });
+    case 'setPrice':
+      if (action.unit_price_bani < 0) return cart;
+      return updateLine(cart, action.index, { unit_price_bani: action.unit_price_bani });
+    case 'setExemption':
+      return updateLine(cart, action.index, { vat_exemption_reason: action.reason });
+    case 'remove': {
+      if (action.index < 0 || action.index >= cart.lines.length) return cart;
+      const lines = cart.lines.filter((_, i) => i !== action.index);
+      const next = { ...cart, lines };
+      return { ...next, selected: clampIndex(next, cart.selected >= action.index ? cart.selected - 1 : cart.selected) };
+    }
+    case 'select':
+      return { ...cart, selected: clampIndex(cart, action.index) };
+    case 'nudgeQuantity': {
+      const line = cart.lines[cart.selected];
+      if (!line) return cart;
+      const next = line.quantity_milli + action.delta_milli;
+      if (next <= 0) return cartReducer(cart, { type: 'remove', index: cart.selected });
+      return updateLine(cart, cart.selected, { quantity_milli: next });
+    }
+    case 'setClient':
+      // A buyer outside the VAT system cannot be invoiced under reverse charge.
+      return { ...cart, client: action.client, reverse_charge: action.client?.vat_payer ? cart.reverse_charge : false };
+    case 'setPayment':
+      return { ...cart, payment_method: action.payment_method };
+    case 'setReverseCharge':
+      return { ...cart, reverse_charge: action.value };
+    case 'setObservations':
+      return { ...cart, observations: action.value };
+    case 'load': {
+      // A draft reopened at the counter: its lines become editable cart lines again.
+      const lines = action.lines.map((l, i) => ({ ...l, key: `l${cart.nextKey + i}` }));
+      return {
+        ...cart,
+        lines,
+        client: action.client,
+        payment_method: action.payment_method ?? cart.payment_method,
+        reverse_charge: action.reverse_charge,
+        observations: action.observations,
+        selected: lines.length - 1,
+        nextKey: cart.nextKey + lines.length,
+      };
+    }
+    case 'clear':
+      return { ...emptyCart(cart.payment_method), nextKey: cart.nextKey };
+  }
+}
+
+export function cartTotals(cart: Cart): InvoiceTotals {
+  return computeTotals(
+    cart.lines.map((l) => ({
+      quantity_milli: l.quantity_milli,
+      unit_price_bani: l.unit_price_bani,
+      vat_rate_bp: l.vat_rate_bp,
+      discount_bp: l.discount_bp,
+    })),
+    { reverse_charge: cart.reverse_charge },
+  );
+}
+
+/** The lines as the host's `invoices.issue` takes them (bani prices, wire quantities and percents). */
+export function cartItems(cart: Cart): LineInput[] {
+  return cart.lines.map((l) => ({
+    product_id: l.product_id,
+    description: l.description,
+    quantity: fromMilli(l.quantity_milli),
+    unit: l.unit,
+    unit_code: l.unit_code,
+    unit_price_bani: l.unit_price_bani,
+    vat_rate: bpToPercent(l.vat_rate_bp),
+    discount_percent: bpToPercent(l.discount_bp),
+    vat_exemption_reason: l.vat_exemption_reason,
+  }));
+}
+
+/** What must be fixed before issuing; empty when the cart can be issued. */
+export type CartProblem = 'no_lines' | 'client_required' | 'exemption_missing';
+
+export function cartProblems(cart: Cart): CartProblem[] {
+  const problems: CartProblem[] = [];
+  if (cart.lines.length === 0) problems.push('no_lines');
+  // An issued invoice names its buyer (art. 319 (20) f; the service refuses one without): at the
+  // counter a private person needs only a name, made with the quick-create.
+  if (!cart.client) problems.push('client_required');
+  // e-Factura (BR-E-10) and art. 319 (20) k: a 0% line must say why it is exempt.
+  if (!cart.reverse_charge && cart.lines.some((l) => l.vat_rate_bp === 0 && !l.vat_exemption_reason?.trim())) {
+    problems.push('exemption_missing');
+  }
+  return problems;
+}

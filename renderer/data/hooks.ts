@@ -1,0 +1,97 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { contract, type ChannelInput, type ChannelName, type ChannelOutput, type Domain } from '../../shared/ipc';
+import { IpcCallError, ipc } from '../ipc';
+
+/**
+ * react-query over the typed IPC client. A query's key is `[channel, input]`; the domains it reads
+ * come from the channel's prefix, so a mutation's `mutates` list (from the contract) and the
+ * `data.changed` event invalidate exactly the queries that read those domains.
+ */
+const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
+  app: ['settings'],
+  settings: ['settings'],
+  sync: ['sync', 'outbox'],
+  outbox: ['outbox', 'sync'],
+  invoices: ['invoices'],
+  clients: ['clients'],
+  products: ['products'],
+  receipts: ['receipts'],
+  // Payments change with their invoice (payments.create mutates 'invoices').
+  payments: ['invoices', 'receipts'],
+  series: ['series'],
+  catalog: ['catalog'],
+  purchases: ['purchases'],
+  dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
+  company: ['settings'],
+};
+
+export function domainsOf(channel: unknown): readonly Domain[] {
+  if (typeof channel !== 'string') return [];
+  return PREFIX_DOMAINS[channel.split('.')[0] ?? ''] ?? [];
+}
+
+export function invalidateDomains(queryClient: QueryClient, domains: readonly Domain[]): Promise<void> {
+  const wanted = new Set(domains);
+  return queryClient.invalidateQueries({ predicate: (query) => domainsOf(query.queryKey[0]).some((d) => wanted.has(d)) });
+}
+
+async function call<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  const reply = await ipc().request(channel, input);
+  if (!reply.ok) throw new IpcCallError(reply.error);
+  return reply.value;
+}
+
+export interface IpcQueryOptions {
+  enabled?: boolean;
+  /** Keep showing the previous result while a new input loads (lists being filtered). */
+  keepPrevious?: boolean;
+  refetchIntervalMs?: number;
+}
+
+export function ipcQueryKey<C extends ChannelName>(channel: C, input: ChannelInput<C>): readonly unknown[] {
+  return [channel, input ?? null];
+}
+
+export function useIpcQuery<C extends ChannelName>(channel: C, input: ChannelInput<C>, options: IpcQueryOptions = {}) {
+  return useQuery({
+    queryKey: ipcQueryKey(channel, input),
+    queryFn: () => call(channel, input),
+    enabled: options.enabled ?? true,
+    placeholderData: options.keepPrevious ? keepPreviousData : undefined,
+    refetchInterval: options.refetchIntervalMs,
+  });
+}
+
+/** A mutation; on success the domains the contract says it changes are refetched. */
+export function useIpcMutation<C extends ChannelName>(channel: C) {
+  const queryClient = useQueryClient();
+  return useMutation<ChannelOutput<C>, IpcCallError, ChannelInput<C>>({
+    mutationFn: (input) => call(channel, input),
+    onSuccess: async () => {
+      const spec = contract[channel] as { mutates?: readonly Domain[] };
+      if (spec.mutates) await invalidateDomains(queryClient, spec.mutates);
+    },
+  });
+}
+
+/** One-off call outside react-query (printing, lookups). */
+export function callIpc<C extends ChannelName>(channel: C, input: ChannelInput<C>): Promise<ChannelOutput<C>> {
+  return call(channel, input);
+}
+
+/** Host events: what the sync engine changed, and the sync status as it moves. */
+export function useIpcEvents(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    const offs = [
+      ipc().on('data.changed', (payload) => void invalidateDomains(queryClient, payload.domains)),
+      ipc().on('sync.status', (status) => {
+        queryClient.setQueryData(ipcQueryKey('sync.status', undefined), status);
+        void invalidateDomains(queryClient, ['outbox']);
+      }),
+      ipc().on('outbox.changed', () => void invalidateDomains(queryClient, ['outbox', 'sync'])),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [queryClient]);
+}

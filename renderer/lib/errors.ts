@@ -1,0 +1,46 @@
+import type { IpcError } from '../../shared/ipc';
+import type { MessageKey, Translate } from '../i18n';
+import { IpcCallError } from '../ipc';
+
+/**
+ * The user reads errors in words. Codes the app knows get a sentence of ours (with what to do);
+ * anything else shows the message the server or the host wrote, which is already human-readable
+ * and in the requested language.
+ */
+const KNOWN: Record<string, MessageKey> = {
+  no_number_available: 'error.no_number_available',
+  offline: 'error.offline',
+  not_configured: 'error.not_configured',
+  invalid_state: 'error.invalid_state',
+  has_dependents: 'error.has_dependents',
+  not_supported_in_host: 'error.not_supported_in_host',
+  invalid_api_key: 'error.invalid_api_key',
+  expired_api_key: 'error.invalid_api_key',
+  missing_api_key: 'error.not_configured',
+  rate_limited: 'error.rate_limited',
+  internal_error: 'error.internal',
+  invalid_reply: 'error.internal',
+};
+
+export function errorOf(err: unknown): IpcError | null {
+  if (err instanceof IpcCallError) return err.error;
+  return null;
+}
+
+export function describeError(err: unknown, t: Translate): string {
+  const e = errorOf(err);
+  if (!e) return err instanceof Error ? err.message : String(err);
+  return describeIpcError(e, t);
+}
+
+export function describeIpcError(e: IpcError, t: Translate): string {
+  const key = KNOWN[e.code];
+  if (key) return t(key);
+  if (e.type === 'rate_limit_error') return t('error.rate_limited');
+  return e.message;
+}
+
+/** `fields` of a validation error as shown beside the inputs (`lines.0.quantity` kept as is). */
+export function fieldErrors(err: unknown): Record<string, string> {
+  return errorOf(err)?.fields ?? {};
+}

@@ -1,0 +1,147 @@
+import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
+import type { ClientView } from '../../../shared/ipc';
+import { ClientFormModal } from '../../components/ClientForm';
+import { callIpc, useIpcQuery } from '../../data/hooks';
+import { useT } from '../../i18n/I18nProvider';
+import type { CartClient } from '../../counter/cart';
+
+export interface ClientPickerHandle {
+  focus(): void;
+  createNew(): void;
+}
+
+export function toCartClient(c: ClientView): CartClient {
+  return { id: c.id, name: c.name, cui: c.cui, vat_payer: c.vat_payer };
+}
+
+/**
+ * The buyer: search by name or CUI (F3), Enter to take the highlighted one, or create one on the
+ * spot (F7) with what was typed. Without a buyer the invoice goes to an end consumer.
+ */
+export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void }>(
+  function ClientPicker(props, ref) {
+    const t = useT();
+    const input = useRef<HTMLInputElement>(null);
+    const [text, setText] = useState('');
+    const [open, setOpen] = useState(false);
+    const [active, setActive] = useState(0);
+    const [creating, setCreating] = useState(false);
+    useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), createNew: () => setCreating(true) }), []);
+    const query = text.trim().replace(/^ro(?=\d)/i, '');
+    const { data, isPlaceholderData } = useIpcQuery('clients.list', { search: query, limit: 8, offset: 0 }, { enabled: open && query.length > 0, keepPrevious: true });
+    const options = query.length > 0 ? (data?.items ?? []) : [];
+
+    /**
+     * Enter takes the highlighted client, but only from a list that answers what is typed now: a
+     * fast typist's Enter can arrive before the last keystroke's results, and must not pick a client
+     * from an older, broader search.
+     */
+    const choose = async () => {
+      const current = !isPlaceholderData && data ? options : (await callIpc('clients.list', { search: query, limit: 8, offset: 0 })).items;
+      const chosen = current[!isPlaceholderData && data ? active : 0];
+      if (chosen) pick(chosen);
+      else if (query) setCreating(true);
+    };
+
+    const pick = (c: ClientView) => {
+      props.onPick(toCartClient(c));
+      setText('');
+      setOpen(false);
+      props.onDone();
+    };
+
+    return (
+      <div className="card client-box">
+        <div className="row">
+          <strong>{t('counter.client')}</strong>
+          <kbd>F3</kbd>
+          <span className="spacer" />
+          <button type="button" className="btn small ghost" data-testid="client-new" onClick={() => setCreating(true)}>
+            + {t('counter.newClient')} <kbd>F7</kbd>
+          </button>
+        </div>
+        {props.client ? (
+          <div className="row" style={{ marginTop: 6 }} data-testid="counter-client">
+            <div className="grow">
+              <div className="name">{props.client.name}</div>
+              <div className="muted small">{props.client.cui ? `${t('clients.cui')}: ${props.client.vat_payer ? 'RO' : ''}${props.client.cui}` : t('counter.person')}</div>
+            </div>
+            <button type="button" className="btn ghost" aria-label={t('counter.removeClient')} title={t('counter.removeClient')} onClick={() => props.onPick(null)}>
+              ✕
+            </button>
+          </div>
+        ) : (
+          <div className="muted small" style={{ marginTop: 4 }}>
+            {t('counter.noClient')}
+          </div>
+        )}
+        <div className="search" style={{ marginTop: 8, position: 'relative' }}>
+          <input
+            ref={input}
+            className="input"
+            style={{ width: '100%' }}
+            data-testid="client-search"
+            aria-label={t('counter.searchClient')}
+            placeholder={t('counter.searchClientPlaceholder')}
+            value={text}
+            autoComplete="off"
+            onChange={(e) => {
+              setText(e.target.value);
+              setOpen(true);
+              setActive(0);
+            }}
+            onBlur={() => setTimeout(() => setOpen(false), 150)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault();
+                setActive((i) => (e.key === 'ArrowDown' ? Math.min(options.length - 1, i + 1) : Math.max(0, i - 1)));
+              } else if (e.key === 'Enter') {
+                e.preventDefault();
+                if (query) void choose();
+              } else if (e.key === 'Escape') {
+                e.preventDefault();
+                e.stopPropagation();
+                setText('');
+                props.onDone();
+              }
+            }}
+          />
+          {open && options.length > 0 ? (
+            <div className="suggest" role="listbox" data-testid="client-suggestions">
+              {options.map((c, i) => (
+                <div
+                  key={c.id}
+                  role="option"
+                  aria-selected={i === active}
+                  className={`opt${i === active ? ' active' : ''}`}
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    pick(c);
+                  }}
+                >
+                  <span>{c.name}</span>
+                  <span className="code">{c.cui ? `${c.vat_payer ? 'RO' : ''}${c.cui}` : ''}</span>
+                  <span className="muted small">{c.city ?? ''}</span>
+                </div>
+              ))}
+            </div>
+          ) : null}
+        </div>
+        {creating ? (
+          <ClientFormModal
+            client={null}
+            presetName={text}
+            onClose={() => {
+              setCreating(false);
+              props.onDone();
+            }}
+            onSaved={(c) => {
+              setCreating(false);
+              pick(c);
+            }}
+          />
+        ) : null}
+      </div>
+    );
+  },
+);

@@ -1,0 +1,448 @@
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { InvoiceView, ReceiptView, SeriesView, Settings } from '../../../shared/ipc';
+import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from '../../../shared/schemas/common';
+import { navigate } from '../../app/router';
+import { SyncBadge } from '../../components/Badges';
+import { useToast } from '../../components/Toasts';
+import { percentToBp, toMilli } from '../../../shared/invoice-math';
+import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type CartProblem } from '../../counter/cart';
+import { callIpc, useIpcMutation, useIpcQuery } from '../../data/hooks';
+import { useI18n } from '../../i18n/I18nProvider';
+import type { MessageKey } from '../../i18n';
+import { describeError, errorOf } from '../../lib/errors';
+import { formatBani, formatMoney, formatScaled } from '../../lib/format';
+import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
+import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
+import { ClientPicker, type ClientPickerHandle } from './ClientPicker';
+import { LinesTable } from './LinesTable';
+import { ProductSearch, type ProductSearchHandle } from './ProductSearch';
+
+const PAYMENT_KEYS: Record<PaymentMethodType, MessageKey> = {
+  receipt: 'payment.receipt',
+  card: 'payment.card',
+  bank_order: 'payment.bank_order',
+  fiscal_receipt: 'payment.fiscal_receipt',
+  other: 'payment.other',
+};
+
+const PROBLEM_KEYS: Record<CartProblem, MessageKey> = {
+  no_lines: 'counter.problem.no_lines',
+  client_required: 'counter.problem.client_required',
+  exemption_missing: 'counter.problem.exemption_missing',
+};
+
+function pickSeries(series: readonly SeriesView[], settings: Settings | undefined): SeriesView | undefined {
+  const fiscal = series.filter((s) => s.kind === 'invoice' && s.document_type === 'fiscal');
+  return fiscal.find((s) => s.id === settings?.default_series_id) ?? fiscal.find((s) => s.is_primary) ?? fiscal[0];
+}
+
+interface Issued {
+  invoice: InvoiceView;
+  receipt: ReceiptView | null;
+}
+
+/**
+ * The counter: a new invoice in a few keystrokes. Everything completes locally at once; the number
+ * comes from this device's lock or reservation pool, so it is final even offline. Keys: F2 product,
+ * F3 client, F7 new client, F4 quantity, F6 discount, F8 payment method, F9 issue, Ctrl+S draft,
+ * Ctrl+P print, Esc new invoice after issuing.
+ */
+export function CounterScreen({ settings, draftId }: { settings: Settings | undefined; draftId?: string }) {
+  const { t, language } = useI18n();
+  const toast = useToast();
+  const [cart, dispatch] = useReducer(cartReducer, undefined, () => emptyCart('receipt'));
+  const [issued, setIssued] = useState<Issued | null>(null);
+  const [seriesId, setSeriesId] = useState<string | null>(null);
+  const [attempted, setAttempted] = useState(false);
+  const search = useRef<ProductSearchHandle>(null);
+  const clientPicker = useRef<ClientPickerHandle>(null);
+  const seriesQuery = useIpcQuery('series.list', undefined);
+  const syncStatus = useIpcQuery('sync.status', undefined);
+  const issue = useIpcMutation('invoices.issue');
+  const saveDraft = useIpcMutation('invoices.saveDraft');
+  const createReceipt = useIpcMutation('receipts.create');
+  const issueDraft = useIpcMutation('invoices.issueDraft');
+  const [editingDraft, setEditingDraft] = useState<string | null>(null);
+
+  // A draft opened from the invoice list comes back to the counter to be finished and issued.
+  useEffect(() => {
+    if (!draftId) return;
+    let cancelled = false;
+    void (async () => {
+      try {
+        const draft = await callIpc('invoices.get', { id: draftId });
+        if (cancelled || draft.status !== 'draft') return;
+        const client = draft.client_id ? await callIpc('clients.get', { id: draft.client_id }).catch(() => null) : null;
+        dispatch({
+          type: 'load',
+          lines: draft.lines.map((l) => ({
+            product_id: l.product_id,
+            code: null,
+            description: l.description,
+            unit: l.unit,
+            unit_code: l.unit_code,
+            quantity_milli: toMilli(l.quantity),
+            unit_price_bani: l.unit_price_bani,
+            vat_rate_bp: percentToBp(l.vat_rate),
+            discount_bp: percentToBp(l.discount_percent),
+            vat_exemption_reason: l.vat_exemption_reason,
+          })),
+          client: client ? { id: client.id, name: client.name, cui: client.cui, vat_payer: client.vat_payer } : null,
+          payment_method: draft.payment_method,
+          reverse_charge: draft.reverse_charge,
+          observations: draft.observations ?? '',
+        });
+        setEditingDraft(draft.id);
+      } catch (error) {
+        toast(describeError(error, t), 'bad');
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [draftId, t, toast]);
+
+  const allSeries = seriesQuery.data ?? [];
+  const series = allSeries.find((s) => s.id === seriesId) ?? pickSeries(allSeries, settings);
+  const totals = useMemo(() => cartTotals(cart), [cart]);
+  const problems = cartProblems(cart);
+  const online = syncStatus.data?.mode === 'online';
+
+  const focusSearch = () => setTimeout(() => search.current?.focus(), 0);
+
+  const newInvoice = () => {
+    if (draftId) navigate({ screen: 'counter' });
+    setIssued(null);
+    setAttempted(false);
+    dispatch({ type: 'clear' });
+    focusSearch();
+  };
+
+  async function doIssue(): Promise<void> {
+    setAttempted(true);
+    if (problems.length > 0 || issue.isPending || issueDraft.isPending) return;
+    if (!series) {
+      toast(t('counter.noSeries'), 'bad');
+      return;
+    }
+    const env = settings?.efactura_environment ?? 'test';
+    const body = {
+      client_id: cart.client?.id ?? null,
+      lines: cartItems(cart),
+      payment_method: cart.payment_method,
+      reverse_charge: cart.reverse_charge,
+      observations: cart.observations.trim() || null,
+      language: 'ro',
+      spv_environment: env,
+    };
+    try {
+      let invoice: InvoiceView;
+      if (editingDraft) {
+        await saveDraft.mutateAsync({ ...body, id: editingDraft });
+        invoice = await issueDraft.mutateAsync({ id: editingDraft, series_id: series.id });
+        setEditingDraft(null);
+      } else {
+        invoice = await issue.mutateAsync({ ...body, series_id: series.id });
+      }
+      let receipt: ReceiptView | null = null;
+      if (cart.payment_method === 'receipt') {
+        // Cash at the counter: the chitanță that goes with the invoice, for its whole amount.
+        receipt = await createReceipt.mutateAsync({
+          invoice_id: invoice.id,
+          client_id: invoice.client_id ?? undefined,
+          client_name: invoice.client_id ? undefined : (invoice.client_name ?? t('counter.endConsumer')),
+          amount_bani: invoice.totals.total_bani,
+          type: 'receipt',
+          language: 'ro',
+        });
+      }
+      setIssued({ invoice, receipt });
+      dispatch({ type: 'clear' });
+      setAttempted(false);
+    } catch (error) {
+      toast(describeError(error, t), 'bad');
+    }
+  }
+
+  async function doDraft(): Promise<void> {
+    if (cart.lines.length === 0) return;
+    try {
+      const draft = await saveDraft.mutateAsync({
+        ...(editingDraft ? { id: editingDraft } : {}),
+        client_id: cart.client?.id ?? null,
+        lines: cartItems(cart),
+        payment_method: cart.payment_method,
+        reverse_charge: cart.reverse_charge,
+        observations: cart.observations.trim() || null,
+      });
+      toast(t('counter.draftSaved'), 'ok');
+      dispatch({ type: 'clear' });
+      setEditingDraft(null);
+      navigate({ screen: 'invoices', id: draft.id });
+    } catch (error) {
+      toast(describeError(error, t), 'bad');
+    }
+  }
+
+  const printInvoice = (invoice: InvoiceView) => void invoiceHtml(invoice, settings).then(printHtml);
+  const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml);
+
+  // Keyboard: the counter's function keys, and a scanner typing while the focus is elsewhere.
+  const state = useRef({ cart, issued, doIssue, doDraft, newInvoice, printInvoice });
+  state.current = { cart, issued, doIssue, doDraft, newInvoice, printInvoice };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const s = state.current;
+      const target = e.target as HTMLElement | null;
+      const inField = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT');
+      if (document.querySelector('.overlay')) return;
+      // Whatever has the focus (a button, the page), a typed character belongs to the product box:
+      // moving the focus during keydown lets the character land there. This is what makes a
+      // scanner work from anywhere on the counter, however slowly it types.
+      if (!inField && e.key.length === 1 && !e.ctrlKey && !e.altKey && !e.metaKey && e.key !== '+' && e.key !== '-') {
+        search.current?.focus();
+        return;
+      }
+      const key = e.key;
+      if (key === 'F2') {
+        e.preventDefault();
+        search.current?.focus();
+      } else if (key === 'F3') {
+        e.preventDefault();
+        clientPicker.current?.focus();
+      } else if (key === 'F7') {
+        e.preventDefault();
+        clientPicker.current?.createNew();
+      } else if (key === 'F4' || key === 'F6') {
+        // Focused here, synchronously, so the digits typed right after F4 land in the cell.
+        e.preventDefault();
+        const cells = document.querySelectorAll<HTMLInputElement>(`[data-testid=${key === 'F4' ? 'line-quantity' : 'line-discount'}]`);
+        const cell = cells[s.cart.selected] ?? cells[cells.length - 1];
+        cell?.focus();
+        cell?.select();
+      } else if (key === 'F8') {
+        e.preventDefault();
+        const i = PAYMENT_METHOD_TYPES.indexOf(s.cart.payment_method);
+        dispatch({ type: 'setPayment', payment_method: PAYMENT_METHOD_TYPES[(i + 1) % PAYMENT_METHOD_TYPES.length]! });
+      } else if (key === 'F9' || (key === 'Enter' && e.ctrlKey)) {
+        e.preventDefault();
+        if (!s.issued) void s.doIssue();
+      } else if (key.toLowerCase() === 's' && e.ctrlKey) {
+        e.preventDefault();
+        void s.doDraft();
+      } else if (key.toLowerCase() === 'p' && e.ctrlKey && s.issued) {
+        e.preventDefault();
+        s.printInvoice(s.issued.invoice);
+      } else if (key === 'Escape' && s.issued) {
+        e.preventDefault();
+        s.newInvoice();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    search.current?.focus();
+  }, []);
+
+  const cashLimit = cart.client?.cui ? settings?.cash_limits.b2b_daily_bani : settings?.cash_limits.b2c_daily_bani;
+  const overCashLimit = cart.payment_method === 'receipt' && cashLimit !== undefined && cashLimit > 0 && totals.total_bani > cashLimit;
+
+  return (
+    <div className="counter" data-testid="counter">
+      <div className="left">
+        <ProductSearch
+          ref={search}
+          onAdd={(product, quantity) => {
+            dispatch({ type: 'addProduct', product, quantity_milli: quantity });
+            if (issued) setIssued(null);
+          }}
+          onNotFound={(query) => toast(t('counter.notFound', { query }), 'bad')}
+          onEmptyKey={(key) => {
+            if (key === 'ArrowUp') dispatch({ type: 'select', index: cart.selected - 1 });
+            else if (key === 'ArrowDown') dispatch({ type: 'select', index: cart.selected + 1 });
+            else if (key === '+') dispatch({ type: 'nudgeQuantity', delta_milli: 1000 });
+            else if (key === '-') dispatch({ type: 'nudgeQuantity', delta_milli: -1000 });
+            else if (key === 'Delete') dispatch({ type: 'remove', index: cart.selected });
+            else return false;
+            return true;
+          }}
+        />
+        <div className="keys-help" aria-hidden="true">
+          <span><kbd>F2</kbd> {t('counter.key.search')}</span>
+          <span><kbd>3*</kbd> {t('counter.key.multiply')}</span>
+          <span><kbd>↑</kbd><kbd>↓</kbd> {t('counter.key.select')}</span>
+          <span><kbd>+</kbd><kbd>-</kbd> {t('counter.key.nudge')}</span>
+          <span><kbd>F4</kbd> {t('counter.key.quantity')}</span>
+          <span><kbd>F6</kbd> {t('counter.key.discount')}</span>
+          <span><kbd>Del</kbd> {t('counter.key.remove')}</span>
+          <span><kbd>Ctrl</kbd>+<kbd>S</kbd> {t('counter.key.draft')}</span>
+        </div>
+        {editingDraft ? (
+          <div className="banner info small" data-testid="editing-draft">
+            {t('counter.editingDraft')}
+          </div>
+        ) : null}
+        {issued ? (
+          <IssuedPanel
+            issued={issued}
+            onPrint={() => printInvoice(issued.invoice)}
+            onSavePdf={() =>
+              void invoiceHtml(issued.invoice, settings)
+                .then((html) => savePdf(html, pdfFileName('Factura', issued.invoice.full_number)))
+                .then((outcome) => {
+                  if (outcome === 'unsupported') printInvoice(issued.invoice);
+                  else if (outcome === 'saved') toast(t('common.pdfSaved'), 'ok');
+                })
+                .catch((error: unknown) => toast(describeError(error, t), 'bad'))
+            }
+            onPrintReceipt={issued.receipt ? () => printReceipt(issued.receipt!) : undefined}
+            onNew={newInvoice}
+          />
+        ) : null}
+        <div className="card lines-card">
+          <div className="scroll">
+            <LinesTable
+              lines={cart.lines}
+              amounts={totals.lines}
+              selected={cart.selected}
+              dispatch={dispatch}
+              onDone={focusSearch}
+              reverseCharge={cart.reverse_charge}
+            />
+          </div>
+        </div>
+      </div>
+      <aside className="summary">
+        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} />
+        <div className="card totals-box" data-testid="counter-totals">
+          <table>
+            <tbody>
+              <tr>
+                <td>{t('counter.net')}</td>
+                <td className="num" data-testid="total-net">{formatBani(totals.net_bani, language)}</td>
+              </tr>
+              {totals.discount_bani !== 0 ? (
+                <tr className="vat-row">
+                  <td>{t('counter.discounts')}</td>
+                  <td className="num">-{formatBani(totals.discount_bani, language)}</td>
+                </tr>
+              ) : null}
+              {totals.breakdown.map((b) => (
+                <tr key={b.vat_rate_bp} className="vat-row" data-testid="vat-row">
+                  <td>
+                    {cart.reverse_charge ? t('counter.reverseCharge') : `${t('counter.vat')} ${formatScaled(b.vat_rate_bp, 2, language, 0)}%`}
+                    <span className="small"> · {t('counter.base')} {formatBani(b.net_bani, language)}</span>
+                  </td>
+                  <td className="num">{formatBani(b.vat_bani, language)}</td>
+                </tr>
+              ))}
+              <tr>
+                <td>{t('counter.vatTotal')}</td>
+                <td className="num" data-testid="total-vat">{formatBani(totals.vat_bani, language)}</td>
+              </tr>
+              <tr className="grand">
+                <td>{t('counter.total')}</td>
+                <td className="num" data-testid="total-grand">{formatMoney(totals.total_bani, 'RON', language)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <div className="card issue-box">
+          <div className="row">
+            <strong>{t('counter.payment')}</strong>
+            <kbd>F8</kbd>
+          </div>
+          <div className="pay-methods" role="radiogroup" aria-label={t('counter.payment')}>
+            {PAYMENT_METHOD_TYPES.map((m) => (
+              <button key={m} type="button" role="radio" aria-checked={cart.payment_method === m} aria-pressed={cart.payment_method === m} data-testid={`pay-${m}`} onClick={() => dispatch({ type: 'setPayment', payment_method: m })}>
+                {t(PAYMENT_KEYS[m])}
+              </button>
+            ))}
+          </div>
+          {cart.client?.vat_payer ? (
+            <label className="check small">
+              <input type="checkbox" checked={cart.reverse_charge} data-testid="reverse-charge" onChange={(e) => dispatch({ type: 'setReverseCharge', value: e.target.checked })} />
+              {t('counter.reverseChargeToggle')}
+            </label>
+          ) : null}
+          <label className="field">
+            {t('counter.series')}
+            <select value={series?.id ?? ''} data-testid="series-select" onChange={(e) => setSeriesId(e.target.value)}>
+              {allSeries
+                .filter((s) => s.kind === 'invoice' && s.document_type === 'fiscal')
+                .map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name} — {s.description || s.format}
+                  </option>
+                ))}
+            </select>
+            <span className="hint" data-testid="next-number">
+              {series
+                ? series.next_full_number
+                  ? `${t('counter.nextNumber')}: ${series.next_full_number}${series.mode === 'shared' ? ` · ${t('counter.reserved', { count: series.pool.available })}` : series.mode === 'exclusive' ? ` · ${t('counter.exclusive')}` : ''}`
+                  : t('counter.noNumberOffline')
+                : t('counter.noSeries')}
+            </span>
+          </label>
+          {!online && syncStatus.data ? <div className="banner info small">{t('counter.offlineNote')}</div> : null}
+          {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
+          {attempted && problems.length > 0 ? (
+            <div className="banner bad small" data-testid="cart-problems">
+              {problems.map((p) => (
+                <div key={p}>{t(PROBLEM_KEYS[p])}</div>
+              ))}
+            </div>
+          ) : null}
+          {issue.error && errorOf(issue.error)?.code === 'no_number_available' ? (
+            <button type="button" className="btn" onClick={() => void doDraft()}>
+              {t('counter.saveDraftInstead')}
+            </button>
+          ) : null}
+          <button type="button" className="btn primary big" data-testid="issue" disabled={issue.isPending || issueDraft.isPending || cart.lines.length === 0} onClick={() => void doIssue()}>
+            {t('counter.issue')} <kbd>F9</kbd>
+          </button>
+          <button type="button" className="btn" data-testid="save-draft" disabled={cart.lines.length === 0 || saveDraft.isPending} onClick={() => void doDraft()}>
+            {t('counter.saveDraft')} <kbd>Ctrl+S</kbd>
+          </button>
+        </div>
+      </aside>
+    </div>
+  );
+}
+
+function IssuedPanel(props: { issued: Issued; onPrint(): void; onSavePdf(): void; onPrintReceipt?: () => void; onNew(): void }) {
+  const { t, language } = useI18n();
+  const { invoice, receipt } = props.issued;
+  return (
+    <div className="banner ok issued" data-testid="issued-panel" role="status">
+      <div className="grow col" style={{ gap: 6 }}>
+        <div style={{ fontSize: 16 }}>
+          {t('counter.issued')} <strong data-testid="issued-number">{invoice.full_number}</strong> · {formatMoney(invoice.totals.total_bani, invoice.currency, language)}
+        </div>
+        <div className="row wrap small">
+          <SyncBadge sync={invoice.sync} />
+          {invoice.numbering === 'reservation' ? <span>{t('counter.numberFromReservation')}</span> : invoice.numbering === 'lock' ? <span>{t('counter.numberFromLock')}</span> : null}
+          {receipt ? <span>· {receipt.receipt_number ? t('counter.receiptNumber', { number: receipt.receipt_number }) : t('counter.receiptPending')}</span> : null}
+        </div>
+        <div className="row wrap">
+          <button type="button" className="btn primary" data-testid="print-invoice" onClick={props.onPrint}>
+            {t('common.print')} <kbd>Ctrl+P</kbd>
+          </button>
+          <button type="button" className="btn" onClick={props.onSavePdf}>
+            {t('common.savePdf')}
+          </button>
+          {props.onPrintReceipt ? (
+            <button type="button" className="btn" data-testid="print-receipt" disabled={!receipt?.receipt_number} title={receipt?.receipt_number ? '' : t('counter.receiptPending')} onClick={props.onPrintReceipt}>
+              {t('counter.printReceipt')}
+            </button>
+          ) : null}
+          <button type="button" className="btn" data-testid="new-invoice" onClick={props.onNew}>
+            {t('counter.newInvoice')} <kbd>Esc</kbd>
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

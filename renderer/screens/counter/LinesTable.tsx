@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { LineAmounts } from '../../../shared/invoice-math';
+import { useI18n } from '../../i18n/I18nProvider';
+import { formatBani, formatScaled, parsePercentInput, parseQuantityInput } from '../../lib/format';
+import type { CartAction, CartLine } from '../../counter/cart';
+
+/**
+ * An inline number cell: the text is the cashier's while the cell has focus and is committed on
+ * Enter or when leaving it. Enter also hands the keyboard back to the search box.
+ */
+function NumberCell(props: {
+  value: string;
+  parse(text: string): number | null;
+  onCommit(value: number): void;
+  onDone(): void;
+  testId: string;
+  label: string;
+  narrow?: boolean;
+}) {
+  const [text, setText] = useState(props.value);
+  const [invalid, setInvalid] = useState(false);
+  const ref = useRef<HTMLInputElement>(null);
+  const editing = useRef(false);
+  useEffect(() => {
+    if (!editing.current) setText(props.value);
+  }, [props.value]);
+  const commit = (): boolean => {
+    const parsed = props.parse(text);
+    if (parsed === null) {
+      setInvalid(true);
+      return false;
+    }
+    setInvalid(false);
+    props.onCommit(parsed);
+    return true;
+  };
+  return (
+    <input
+      ref={ref}
+      className={`input num${props.narrow ? ' narrow' : ''}${invalid ? ' invalid' : ''}`}
+      data-testid={props.testId}
+      aria-label={props.label}
+      aria-invalid={invalid}
+      value={text}
+      inputMode="decimal"
+      onFocus={(e) => {
+        editing.current = true;
+        e.target.select();
+      }}
+      onChange={(e) => setText(e.target.value)}
+      onBlur={() => {
+        editing.current = false;
+        if (!commit()) setText(props.value);
+        setInvalid(false);
+      }}
+      onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          if (commit()) props.onDone();
+        } else if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          setText(props.value);
+          setInvalid(false);
+          props.onDone();
+        }
+      }}
+    />
+  );
+}
+
+export function LinesTable(props: {
+  lines: CartLine[];
+  amounts: LineAmounts[];
+  selected: number;
+  dispatch(action: CartAction): void;
+  onDone(): void;
+  reverseCharge: boolean;
+}) {
+  const { t, language } = useI18n();
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  useEffect(() => {
+    bodyRef.current?.querySelector('tr.selected')?.scrollIntoView({ block: 'nearest' });
+  }, [props.selected, props.lines.length]);
+  if (props.lines.length === 0) {
+    return (
+      <div className="empty" data-testid="cart-empty">
+        <div style={{ fontSize: 40, opacity: 0.35 }}>▤</div>
+        <p>{t('counter.emptyCart')}</p>
+        <p className="small">{t('counter.emptyCartHint')}</p>
+      </div>
+    );
+  }
+  return (
+    <table className="grid lines-table" data-testid="cart-lines">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>{t('counter.col.product')}</th>
+          <th className="num">{t('counter.col.quantity')}</th>
+          <th className="num">{t('counter.col.price')}</th>
+          <th className="num">{t('counter.col.discount')}</th>
+          <th className="num">{t('counter.col.vat')}</th>
+          <th className="num">{t('counter.col.total')}</th>
+          <th aria-label={t('common.actions')} />
+        </tr>
+      </thead>
+      <tbody ref={bodyRef}>
+        {props.lines.map((line, index) => {
+          const a = props.amounts[index];
+          const selected = index === props.selected;
+          return (
+            <tr key={line.key} className={selected ? 'selected' : ''} data-testid="cart-line" onClick={() => props.dispatch({ type: 'select', index })}>
+              <td className="idx">{index + 1}</td>
+              <td className="desc">
+                {line.description}
+                <span className="code">
+                  {line.code ?? ''}
+                  {line.vat_rate_bp === 0 && !props.reverseCharge ? (
+                    <>
+                      {' · '}
+                      <input
+                        className="input"
+                        style={{ width: 240, textAlign: 'left' }}
+                        data-testid="line-exemption"
+                        placeholder={t('counter.exemptionReason')}
+                        value={line.vat_exemption_reason ?? ''}
+                        onChange={(e) => props.dispatch({ type: 'setExemption', index, reason: e.target.value || null })}
+                      />
+                    </>
+                  ) : null}
+                </span>
+              </td>
+              <td className="num">
+                <NumberCell
+                  value={formatScaled(line.quantity_milli, 3, language, 0)}
+                  parse={(text) => {
+                    const milli = parseQuantityInput(text);
+                    return milli !== null && milli > 0 ? milli : null;
+                  }}
+                  onCommit={(milli) => props.dispatch({ type: 'setQuantity', index, quantity_milli: milli })}
+                  onDone={props.onDone}
+                  testId="line-quantity"
+                  label={t('counter.col.quantity')}
+                />{' '}
+                <span className="muted small">{line.unit}</span>
+              </td>
+              <td className="num">{formatBani(line.unit_price_bani, language)}</td>
+              <td className="num">
+                <NumberCell
+                  value={formatScaled(line.discount_bp, 2, language, 0)}
+                  parse={parsePercentInput}
+                  onCommit={(bp) => props.dispatch({ type: 'setDiscount', index, discount_bp: bp })}
+                  onDone={props.onDone}
+                  testId="line-discount"
+                  label={t('counter.col.discount')}
+                  narrow
+                />
+                %
+              </td>
+              <td className="num">
+                {props.reverseCharge ? 'TI' : `${formatScaled(line.vat_rate_bp, 2, language, 0)}%`}
+                <div className="muted small">{a ? formatBani(a.vat_bani, language) : ''}</div>
+              </td>
+              <td className="num" data-testid="line-total">
+                <strong>{a ? formatBani(a.total_bani, language) : ''}</strong>
+              </td>
+              <td>
+                <button type="button" className="btn ghost" aria-label={t('counter.removeLine')} title={t('counter.removeLine')} onClick={() => props.dispatch({ type: 'remove', index })}>
+                  ✕
+                </button>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

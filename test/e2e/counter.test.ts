@@ -1,0 +1,283 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { computeTotals } from '../../shared/invoice-math';
+import { toBani } from '../../shared/money';
+import { amountInWords } from '../../shared/ro/amount-in-words';
+import { netUnitPrice } from '../../renderer/counter/cart';
+import { formatBani } from '../../renderer/lib/format';
+import { PDF_OPTIONS } from '../../renderer/print/labels';
+import { pdfText, squash } from './support/browser';
+import { startDesktop, type Desktop } from './support/desktop';
+import { eventually, indicator, scan, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
+import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+
+/**
+ * The counter against the real service: the renderer in Chromium, the main-process services over a
+ * fresh data folder, the Invoicing Service on loopback. Everything is done with the keyboard, the
+ * way a cashier works, and checked where it lands: on screen, on paper (the printed HTML turned into
+ * a PDF and read back) and on the server after sync.
+ */
+let server: E2eServer;
+let data: Seed;
+let dir: ReturnType<typeof tempDataDir>;
+let desktop: Desktop;
+
+beforeAll(async () => {
+  server = await startE2eServer();
+  data = await seed(server);
+  dir = tempDataDir();
+  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
+  await setUpDevice(desktop, server);
+}, 180_000);
+
+afterEach(async (context) => {
+  await captureFailure(desktop?.page, context);
+});
+
+afterAll(async () => {
+  await desktop?.close();
+  await server?.close();
+  dir?.remove();
+});
+
+const product = (code: string) => {
+  const p = data.products.find((x) => x.code === code);
+  if (!p) throw new Error(`no product ${code}`);
+  return p;
+};
+
+async function syncNow(): Promise<void> {
+  await desktop.open('#/sync');
+  await desktop.page.getByTestId('sync-now').click();
+  await eventually('outbox drained', async () => {
+    const s = await indicator(desktop.page);
+    return s.mode === 'online' && s.pending === 0 && s.failed === 0;
+  }).catch(async (error: unknown) => {
+    const outbox = await desktop.page.evaluate(() => (window as unknown as { tejghea: { invoke(c: string, p: unknown): Promise<unknown> } }).tejghea.invoke('outbox.list', {}));
+    throw new Error(`${String(error)}\noutbox: ${JSON.stringify(outbox, null, 1)}`);
+  });
+}
+
+async function serverInvoices(): Promise<{ full_number: string; totals: { net: number; vat: number; total: number }; id: string; client_id: string | null; storno_of: string | null; status: string }[]> {
+  const r = await server.api('GET', '/invoices?per_page=100');
+  expect(r.status).toBe(200);
+  return r.body.data.data;
+}
+
+describe('the counter', () => {
+  it('sells with the keyboard only: search, scanner, quantity prefix, inline quantity and discount, client, cash, issue, print, sync', async () => {
+    const { page } = desktop;
+    await desktop.open('#/counter');
+    await page.getByTestId('product-search').waitFor();
+    // Search by name, Enter takes the suggestion.
+    await page.keyboard.press('F2');
+    await page.keyboard.type('cafea');
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    // A scanner types the barcode with the focus elsewhere.
+    await scan(page, '5941234567913');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(2);
+    // Quantity prefix in the search box.
+    await page.keyboard.press('F2');
+    await page.keyboard.type('3*5941234567920');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(3);
+    // The same code scanned again adds to its line.
+    await scan(page, '5941234567913');
+    await expect.poll(() => page.getByTestId('line-quantity').nth(1).inputValue()).toBe('2');
+    // F4 edits the selected line's quantity, F6 its discount; Enter returns to the search box.
+    await page.keyboard.press('F4');
+    await page.keyboard.type('4');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F6');
+    await page.keyboard.type('10');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('line-quantity').nth(1).inputValue()).toBe('4');
+    await expect.poll(() => page.getByTestId('line-discount').nth(1).inputValue()).toBe('10');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('product-search');
+
+    // The totals on screen are shared/invoice-math's, to the ban.
+    const lines = [
+      { p: product('5941234567890'), q: 1000, d: 0 },
+      { p: product('5941234567913'), q: 4000, d: 1000 },
+      { p: product('5941234567920'), q: 3000, d: 0 },
+    ];
+    const expected = computeTotals(
+      lines.map((l) => ({
+        quantity_milli: l.q,
+        unit_price_bani: netUnitPrice({ price_bani: toBani(l.p.price), price_includes_vat: true, vat_rate: l.p.vat_rate }),
+        vat_rate_bp: l.p.vat_rate * 100,
+        discount_bp: l.d,
+      })),
+    );
+    await expect.poll(() => page.getByTestId('total-grand').textContent()).toBe(`${formatBani(expected.total_bani, 'ro')} lei`);
+    expect(await page.getByTestId('total-vat').textContent()).toBe(formatBani(expected.vat_bani, 'ro'));
+    expect(await page.getByTestId('vat-row').count()).toBe(2);
+
+    // Client by name with F3, cash is the default payment, F9 issues.
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Exemplu');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    await screenshot(page, 'counter');
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    expect(number).toMatch(/^TJ-\d{4}-0001$/);
+    await screenshot(page, 'counter-issued');
+
+    // Ctrl+P prints: the document sent to the printer carries the number, the buyer and the totals.
+    await page.keyboard.press('Control+p');
+    const html = await eventually('printed document', async () => {
+      const src = await page.getByTestId('print-frame').getAttribute('srcdoc').catch(() => null);
+      return src?.includes(number) ? src : null;
+    });
+    // The frame really rendered it (the host's CSP lets the print document in).
+    await expect.poll(() => page.frameLocator('[data-testid=print-frame]').locator('body').textContent()).toContain(number);
+    const printPage = await desktop.context.newPage();
+    await printPage.setContent(html);
+    const pdf = await printPage.pdf(PDF_OPTIONS);
+    await printPage.close();
+    writeFileSync(join(process.cwd(), 'docs', 'samples', 'factura-tejghea.pdf'), pdf);
+    const text = squash(pdfText(pdf, 'raw'));
+    expect(text).toContain(number);
+    expect(text).toContain('Client Exemplu SRL');
+    expect(text).toContain('RO14399840');
+    expect(text).toContain(`Total de plată ${formatBani(expected.total_bani, 'ro')} lei`);
+    expect(text).toContain('Modalitate de plată Numerar (chitanță)');
+
+    // After sync the service holds the same invoice, to the ban, and the cash receipt paying it.
+    await syncNow();
+    const onServer = (await serverInvoices()).find((i) => i.full_number === number);
+    expect(onServer).toBeDefined();
+    expect(toBani(onServer!.totals.total)).toBe(expected.total_bani);
+    expect(toBani(onServer!.totals.vat)).toBe(expected.vat_bani);
+    expect(onServer!.client_id).toBe(data.clients[0]!.id);
+    const receipts = await server.api('GET', '/receipts?per_page=100');
+    const receipt = receipts.body.data.data.find((r: { invoice: { id: string } | null }) => r.invoice?.id === onServer!.id);
+    expect(receipt).toBeDefined();
+    expect(toBani(receipt.amount)).toBe(expected.total_bani);
+
+    // The chitanță, once numbered by the server, prints with the sum in words.
+    await desktop.open('#/invoices');
+    await page.getByTestId('vrow').first().click();
+    await page.getByTestId('invoice-detail').waitFor();
+    await expect.poll(() => page.getByTestId('detail-receipts').textContent()).toContain(receipt.receipt_number);
+    await screenshot(page, 'invoice-detail');
+    await page.getByTestId('detail-receipts').getByRole('button').first().click();
+    const receiptHtml = await eventually('printed receipt', async () => {
+      const src = await page.getByTestId('print-frame').getAttribute('srcdoc');
+      return src?.includes(receipt.receipt_number) ? src : null;
+    });
+    expect(receiptHtml).toContain(amountInWords(expected.total_bani, { omitDe: true }));
+    expect(receiptHtml).toContain(`contravaloarea facturii ${number}`);
+  });
+
+  it('creates a private person on the spot (F7) and invoices them', async () => {
+    const { page } = desktop;
+    await desktop.open('#/counter');
+    await page.keyboard.press('F2');
+    await page.keyboard.type('ceai');
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Maria Ionescu');
+    await page.keyboard.press('F7');
+    await page.getByTestId('client-form').waitFor();
+    // A typed name without SRL/SA opens as a private person, name filled in: Enter saves.
+    expect(await page.getByTestId('client-name').inputValue()).toBe('Maria Ionescu');
+    await screenshot(page, 'counter-new-client');
+    await page.getByTestId('client-name').press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    expect(await page.getByTestId('counter-client').textContent()).toContain('Maria Ionescu');
+    await page.getByTestId('pay-card').click();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    await syncNow();
+    const onServer = (await serverInvoices()).find((i) => i.full_number === number);
+    expect(onServer).toBeDefined();
+    const client = await server.api('GET', `/clients/${onServer!.client_id}`);
+    expect(client.body.data).toMatchObject({ name: 'Maria Ionescu', type: 'person' });
+  });
+
+  it('refuses a company client with a wrong CUI before saving it', async () => {
+    const { page } = desktop;
+    await desktop.open('#/counter');
+    await page.keyboard.press('F7');
+    await page.getByTestId('client-form').waitFor();
+    await page.getByTestId('client-cui').fill('RO14399841');
+    await page.getByTestId('client-name').fill('Firma Greșită SRL');
+    await page.getByTestId('client-save').click();
+    await expect.poll(() => page.getByTestId('client-form').textContent()).toContain('cifra de control');
+    await page.keyboard.press('Escape');
+  });
+
+  it('saves a draft with Ctrl+S (no number), finishes it at the counter and issues it', async () => {
+    const { page } = desktop;
+    await desktop.open('#/counter');
+    await page.keyboard.press('F2');
+    await page.keyboard.type('cană');
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+s');
+    await page.getByTestId('invoice-detail').waitFor();
+    expect(await page.getByTestId('detail-number').textContent()).toBe('Ciornă');
+    // A draft without a buyer cannot be issued as is; it goes back to the counter.
+    expect(await page.getByTestId('detail-issue').isDisabled()).toBe(true);
+    await page.getByTestId('detail-continue').click();
+    await page.getByTestId('editing-draft').waitFor();
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    await page.keyboard.press('F2');
+    await page.keyboard.type('2*cană');
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('line-quantity').first().inputValue()).toBe('3');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('14399840');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    expect(number).toMatch(/^TJ-\d{4}-\d{4}$/);
+    await syncNow();
+    const onServer = (await serverInvoices()).find((i) => i.full_number === number);
+    expect(onServer?.status).toBe('issued');
+    const cup = product('5941234567937');
+    const line = computeTotals([{ quantity_milli: 3000, unit_price_bani: netUnitPrice({ price_bani: toBani(cup.price), price_includes_vat: true, vat_rate: cup.vat_rate }), vat_rate_bp: 2100 }]);
+    expect(toBani(onServer!.totals.total)).toBe(line.total_bani);
+  });
+
+  it('reverses an invoice with a storno that references it, and prints the reference', async () => {
+    const { page } = desktop;
+    const number = await sellAtCounter(desktop, { entries: ['espressor'], client: 'Cafeneaua', payment: 'bank_order' });
+    await syncNow();
+    await desktop.open('#/invoices');
+    await page.getByTestId('invoice-search').fill(number);
+    await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('1');
+    await page.getByTestId('vrow').first().click();
+    await page.getByTestId('detail-storno').click();
+    await page.getByTestId('storno-dialog').waitFor();
+    await page.getByTestId('dialog-confirm').click();
+    await expect.poll(async () => (await page.getByTestId('detail-number').textContent()) !== number).toBe(true);
+    const stornoNumber = (await page.getByTestId('detail-number').textContent()) ?? '';
+    await page.getByTestId('detail-print').click();
+    const html = await eventually('storno print', async () => {
+      const src = await page.getByTestId('print-frame').getAttribute('srcdoc');
+      return src?.includes(stornoNumber) ? src : null;
+    });
+    expect(html).toContain('Factură storno');
+    expect(html).toContain(`Stornează factura ${number}`);
+    await syncNow();
+    const all = await serverInvoices();
+    const original = all.find((i) => i.full_number === number)!;
+    const storno = all.find((i) => i.full_number === stornoNumber)!;
+    expect(storno.storno_of).toBe(original.id);
+    expect(toBani(storno.totals.total)).toBe(-toBani(original.totals.total));
+  });
+});

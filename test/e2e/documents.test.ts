@@ -1,0 +1,171 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { toBani } from '../../shared/money';
+import { PDF_OPTIONS } from '../../renderer/print/labels';
+import { pdfText, squash } from './support/browser';
+import { startDesktop, type Desktop } from './support/desktop';
+import { eventually, indicator, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
+import { linkEfactura, seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+
+/**
+ * Documents and the outside world, with the service wired to the ANAF simulator: the company profile
+ * printed as the seller, a new client filled from ANAF's registry by CUI, a proforma turned into a
+ * fiscal invoice, a bank payment, and an invoice sent to e-Factura (test environment).
+ */
+let server: E2eServer;
+let data: Seed;
+let dir: ReturnType<typeof tempDataDir>;
+let desktop: Desktop;
+
+beforeAll(async () => {
+  server = await startE2eServer({ anaf: true });
+  data = await seed(server);
+  await linkEfactura(server);
+  dir = tempDataDir();
+  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
+  await setUpDevice(desktop, server);
+}, 180_000);
+
+afterEach(async (context) => {
+  await captureFailure(desktop?.page, context);
+});
+
+afterAll(async () => {
+  await desktop?.close();
+  await server?.close();
+  dir?.remove();
+});
+
+async function syncAll(): Promise<void> {
+  await desktop.open('#/sync');
+  await desktop.page.getByTestId('sync-now').click();
+  await eventually('synced', async () => {
+    const s = await indicator(desktop.page);
+    return s.mode === 'online' && s.pending === 0 && s.failed === 0;
+  }, 30_000);
+}
+
+async function openInvoice(number: string): Promise<void> {
+  const { page } = desktop;
+  await desktop.open('#/invoices');
+  await page.getByTestId('invoice-search').fill(number);
+  await eventually(`row ${number}`, async () => (await page.getByTestId('vrow').first().textContent())?.startsWith(number));
+  await page.getByTestId('vrow').first().click();
+  await page.getByTestId('invoice-detail').waitFor();
+}
+
+describe('documents', () => {
+  it('prints the company profile kept by the device as the seller block', async () => {
+    const { page } = desktop;
+    await desktop.open('#/settings');
+    await expect.poll(() => page.getByTestId('company-profile').textContent()).toContain('J40/1234/2016');
+    await page.getByTestId('profile-capital').fill('200');
+    await page.getByTestId('profile-save').click();
+    const number = await sellAtCounter(desktop, { entries: ['cafea'], client: 'Exemplu' });
+    await page.keyboard.press('Control+p');
+    const html = await eventually('print', async () => {
+      const src = await page.getByTestId('print-frame').getAttribute('srcdoc');
+      return src?.includes(number) ? src : null;
+    });
+    const pdfPage = await desktop.context.newPage();
+    await pdfPage.setContent(html);
+    const pdf = await pdfPage.pdf(PDF_OPTIONS);
+    await pdfPage.close();
+    const text = squash(pdfText(pdf, 'raw'));
+    expect(text).toContain('Tejghea Demo SRL');
+    expect(text).toContain('CIF: RO40075649');
+    expect(text).toContain('Reg. Com.: J40/1234/2016');
+    expect(text).toContain('Capital social: 200,00 lei');
+    expect(text).toContain('Str. Lipscani nr. 12, Sector 3, București');
+    expect(text).toContain('RO49 AAAA 1B31 0075 9384 0000');
+  });
+
+  it('fills a new client from ANAF by CUI at the counter', async () => {
+    const { page } = desktop;
+    await desktop.open('#/counter');
+    await page.keyboard.press('F2');
+    await page.keyboard.type('cană');
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('RO76543210');
+    await page.keyboard.press('F7');
+    await page.getByTestId('client-form').waitFor();
+    expect(await page.getByTestId('client-cui').inputValue()).toBe('76543210');
+    await page.getByTestId('client-lookup').click();
+    await expect.poll(() => page.getByTestId('client-name').inputValue()).toBe('EXEMPLU CLIENT SRL');
+    expect(await page.getByTestId('client-reg_com').inputValue()).toBe('J12/567/2015');
+    expect(await page.getByTestId('client-city').inputValue()).not.toBe('');
+    await screenshot(page, 'client-lookup');
+    await page.getByTestId('client-save').click();
+    await page.getByTestId('counter-client').waitFor();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    await syncAll();
+    const clients = await server.api('GET', '/clients?per_page=100');
+    const created = clients.body.data.data.find((c: { cui: string }) => c.cui === '76543210');
+    expect(created).toMatchObject({ name: 'EXEMPLU CLIENT SRL', reg_com: 'J12/567/2015', vat_payer: true });
+  });
+
+  it('turns a proforma into a fiscal invoice numbered on this device', async () => {
+    const { page } = desktop;
+    const pf = await server.api('POST', '/invoice-series', { name: 'PF', document_type: 'proforma' });
+    const proforma = await server.api('POST', '/invoices', {
+      document_type: 'proforma', series_id: pf.body.data.id, client_id: data.clients[1]!.id,
+      items: [{ description: 'Espressor manual inox', quantity: 2, price: 537.18, vat_rate: 21 }],
+    });
+    expect(proforma.status).toBeLessThan(300);
+    await syncAll();
+    await desktop.open('#/invoices');
+    await page.getByTestId('filter-type').selectOption('proforma');
+    await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('1');
+    await page.getByTestId('vrow').first().click();
+    await page.getByTestId('detail-convert').click();
+    await page.getByTestId('convert-dialog').waitFor();
+    await page.getByTestId('dialog-confirm').click();
+    await expect.poll(() => page.getByTestId('detail-number').textContent()).toMatch(/^TJ-\d{4}-\d{4}$/);
+    const number = (await page.getByTestId('detail-number').textContent()) ?? '';
+    await syncAll();
+    const list = await server.api('GET', '/invoices?per_page=100');
+    const fiscal = list.body.data.data.find((i: { full_number: string }) => i.full_number === number);
+    expect(fiscal.document_type).toBe('fiscal');
+    expect(toBani(fiscal.totals.total)).toBe(toBani(proforma.body.data.totals.total));
+  });
+
+  it('records a bank transfer that pays an invoice in full', async () => {
+    const { page } = desktop;
+    const number = await sellAtCounter(desktop, { entries: ['râșniță'], client: 'Cafeneaua', payment: 'bank_order' });
+    await openInvoice(number);
+    await page.getByTestId('detail-payment').click();
+    await page.getByTestId('payment-dialog').waitFor();
+    await page.getByTestId('dialog-confirm').click();
+    await expect.poll(() => page.getByTestId('detail-payments').textContent()).toContain('Ordin de plată');
+    await syncAll();
+    const list = await server.api('GET', '/invoices?per_page=100');
+    const inv = list.body.data.data.find((i: { full_number: string }) => i.full_number === number);
+    expect(inv.paid_state).toBe('paid');
+  });
+
+  it('sends an invoice to e-Factura (test environment) and shows its status', async () => {
+    const { page } = desktop;
+    const number = await sellAtCounter(desktop, { entries: ['espressor'], client: 'Exemplu', payment: 'bank_order' });
+    await syncAll();
+    await openInvoice(number);
+    await page.getByTestId('detail-spv').click();
+    await page.getByTestId('spv-dialog').waitFor();
+    expect(await page.getByTestId('spv-dialog').textContent()).toContain('mediul de test');
+    await page.getByTestId('dialog-confirm').click();
+    await page.getByTestId('spv-dialog').waitFor({ state: 'detached' });
+    const submissions = await server.api('GET', '/efactura/submissions');
+    expect(JSON.stringify(submissions.body)).toContain(number);
+    // The service polls ANAF; the device pulls the outcome.
+    await server.pollEfactura();
+    await server.pollEfactura();
+    await syncAll();
+    await openInvoice(number);
+    await expect.poll(() => page.getByTestId('invoice-detail').textContent(), { timeout: 15_000 }).toMatch(/Acceptată|În prelucrare/);
+    await screenshot(page, 'invoice-efactura');
+    writeFileSync(join(process.cwd(), 'node_modules', '.cache', 'efactura-status.txt'), (await page.getByTestId('invoice-detail').textContent()) ?? '');
+  });
+});

@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { EventHub } from '../../../main/app/event-hub';
+import { createMainServices, type RunningServices } from '../../../main/app/services';
+import { createRouter } from '../../../main/ipc/index';
+import { senderCheck } from '../../../main/ipc/sender';
+import { FileSecretStore } from '../../../main/secrets/index';
+import { buildBridgeScript } from '../../../main/web-host/bridge-bundle';
+import { startWebHost, type WebHost } from '../../../main/web-host/server';
+import { launchChromium } from './browser';
+import { ensureRendererBuilt } from './build';
+
+/**
+ * The desktop app for the end-to-end tests, exactly as `npm run start:web` runs it: the main-process
+ * services (local SQLite cache, outbox, sync engine, IPC router) over a fresh data folder, the web
+ * host serving dist/renderer with its bridge on 127.0.0.1 (per-run secret, origin checks), and
+ * Chromium opening the address the host prints. The composition mirrors main/web-host/start.ts,
+ * whose main() reads the environment and exits the process, so it cannot be called from a test.
+ */
+export interface Desktop {
+  page: Page;
+  browser: Browser;
+  context: BrowserContext;
+  url: string;
+  host: WebHost;
+  dataDir: string;
+  services: RunningServices;
+  /** Loads the app afresh at a route (`#/invoices`) and waits for the shell. */
+  open(hash: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DesktopOptions {
+  apiUrl: string;
+  dataDir: string;
+  viewport?: { width: number; height: number };
+  deviceName?: string;
+  /** Sync engine timings for tests (fast reconnect probes). */
+  engine?: Parameters<typeof createMainServices>[0]['engine'];
+}
+
+let bridgeScript: Promise<string> | undefined;
+
+export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
+  ensureRendererBuilt();
+  const hub = new EventHub();
+  let allowedOrigins: string[] = [];
+  const services = createMainServices({
+    dataDir: options.dataDir,
+    defaultApiUrl: options.apiUrl,
+    secrets: new FileSecretStore(options.dataDir),
+    host: { kind: 'web' },
+    device: { name: options.deviceName ?? 'Casa 1', platform: 'linux' },
+    emit: hub.emit,
+    ...(options.engine ? { engine: options.engine } : {}),
+  });
+  const router = createRouter(services, (sender) => senderCheck(allowedOrigins)(sender));
+  bridgeScript ??= buildBridgeScript();
+  const host = await startWebHost({ router, host: '127.0.0.1', port: 0, rendererDir: join(process.cwd(), 'dist', 'renderer'), bridgeScript: await bridgeScript });
+  allowedOrigins = host.origins;
+  const unsubscribe = hub.subscribe(host.broadcast);
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1366, height: 820 }, locale: 'ro-RO', timezoneId: 'Europe/Bucharest' });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[pageerror]', e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') console.error('[console]', m.text());
+  });
+  // The address the host prints: the secret travels in the fragment and is kept for the tab.
+  await page.goto(host.openUrl);
+  await page.waitForSelector('[data-testid=screen-title]');
+  return {
+    page,
+    browser,
+    context,
+    url: host.url,
+    host,
+    dataDir: options.dataDir,
+    services,
+    open: async (hash: string) => {
+      // A real page load each time, so no screen state carries over from one step to the next.
+      await page.goto('about:blank');
+      await page.goto(`${host.url}/${hash}`);
+      await page.waitForSelector('[data-testid=screen-title]');
+    },
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      unsubscribe();
+      await host.close();
+      await services.close();
+    },
+  };
+}
