@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (CI summary, start, native build helpers).
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
     // shared/ runs in every process, including the sandboxed renderer: no Node, no Electron.
     files: ['shared/**/*.ts'],
     rules: {

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { ensureElectronSqlite } from './electron-native.mjs';
 
 const require = createRequire(import.meta.url);
-let electronPath = null;
+let electronPath;
 try {
   electronPath = require('electron');
 } catch {
