@@ -8,13 +8,15 @@
  * and load generator); the load generator is a plain keep-alive `http.Agent` loop here. The full
  * stack is the real entry point (`server/cli.ts`) on a temporary SQLite file, answering an
  * authenticated `GET /v1/currencies` when that route exists, else `GET /v1/me`: key lookup, rate
- * limit, scope, query validation, handler queries, response validation, envelope.
+ * limit, scope, query validation, handler queries, envelope. Response validation is off, as in
+ * production (`VALIDATE_RESPONSES=1` in this shell turns it on in the server measured, to see its cost).
  * Goal: the full stack keeps at least 40% of the bare route's throughput, with p99 < 10 ms.
+ * `--skip-me` measures the route alone (for a CPU profile of it with `--cpu-prof`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -139,6 +141,8 @@ async function main(): Promise<void> {
       bare: { type: 'boolean' }, seconds: { type: 'string' }, connections: { type: 'string' },
       /** Another authenticated GET to measure, e.g. /v1/work-points. */
       path: { type: 'string' },
+      /** Measure only the route itself, not GET /v1/me beside it (for a profile of that route alone). */
+      'skip-me': { type: 'boolean' },
       /** Directory for V8 CPU profiles of both servers (bare/, full/; open them in Chrome DevTools). */
       'cpu-prof': { type: 'string' },
     },
@@ -157,15 +161,17 @@ async function main(): Promise<void> {
   const key = await createApiKey(storage.db, { companyName: 'Bench SRL', cui: '1590082', now: Math.floor(Date.now() / 1000) });
   await storage.close();
   const path = values.path ?? (allRoutes.some((r) => r.method === 'GET' && r.path === '/currencies') ? '/v1/currencies' : '/v1/me');
-  const paths = path === '/v1/me' ? [path] : [path, '/v1/me'];
+  const paths = path === '/v1/me' || values['skip-me'] ? [path] : [path, '/v1/me'];
 
   const children: ChildProcess[] = [];
+  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' ');
   try {
     const profile = (name: string) => (values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], name)}`] : []);
     const bare = await start(['bench/server.ts', '--bare'], {}, profile('bare'));
     children.push(bare.process);
     const full = await start(['server/cli.ts'], {
       DB_PATH: dbPath,
+      ...(process.env.VALIDATE_RESPONSES ? { VALIDATE_RESPONSES: process.env.VALIDATE_RESPONSES } : {}),
       // The budgets would stop the load within a second; the counting itself still runs.
       RATE_LIMIT_PER_HOUR: '1000000000',
       RATE_LIMIT_CREATES_PER_MINUTE: '1000000000',
@@ -194,6 +200,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `bench/server.ts: ${connections} keep-alive connections, ${seconds} s each after 1 s warm-up, SQLite, Node ${process.version}`,
+        `load average before: ${loadBefore}; after: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min)`,
         row('bare Fastify GET /v1/bare', bareResult),
         ...fullResults.map(([p, r]) => row(`full stack GET ${p}`, r)),
         ...fullResults.map(([p, r]) => verdict(p, r)),

@@ -17,6 +17,7 @@ export interface AppOptions {
   clock?: Clock;
   rateLimitStore?: RateLimitStore;
   rateLimits?: RateLimits;
+  /** Check every reply against its published schema; default {@link validateResponsesByDefault}. */
   validateResponses?: boolean;
   logger?: boolean;
   trustProxy?: boolean;
@@ -31,6 +32,20 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Whether replies are checked against their schemas when nobody says: yes under the test runner
+ * (`VITEST`), where a reply that contradicts the OpenAPI document must fail a test, and with
+ * `VALIDATE_RESPONSES=1`; no otherwise. In production the check costs a schema walk of every reply
+ * (the whole ISO currency list on `GET /currencies`) and can only turn our own bug into a 500: the
+ * tests already run every route with it on.
+ */
+export function validateResponsesByDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.VALIDATE_RESPONSES !== undefined) return env.VALIDATE_RESPONSES === '1';
+  // The runner marks this process, whatever configuration `env` a test hands to startServer.
+  return Boolean(process.env.VITEST);
+}
+
 export const DEFAULT_KEY_CACHE_SECONDS = 5;
 
 /** The contract's browser rule (Authentication, 6): any origin, exactly these request headers. */
@@ -48,7 +63,7 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     rateLimitStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     rateLimits: options.rateLimits ?? CONTRACT_LIMITS,
     keys: new KeyStore(options.storage.db, options.keyCacheSeconds ?? DEFAULT_KEY_CACHE_SECONDS),
-    validateResponses: options.validateResponses ?? true,
+    validateResponses: options.validateResponses ?? validateResponsesByDefault(),
     docBase: 'https://docs.tejghea.ro/api/v1/errors',
     ...options.extraServices,
   };
@@ -101,7 +116,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     closing = true;
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: no promise per request for a hook that never waits.
+  app.addHook('onRequest', (request, reply, done) => {
     markStart(request);
     reply.header('x-request-id', request.id);
     reply.headers(CORS_HEADERS);
@@ -109,8 +125,10 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
       // A request that reached a kept-alive connection after shutdown began: the caller retries
       // elsewhere. Requests already running are left to finish.
       reply.header('connection', 'close');
-      throw new ApiError(503, 'api_error', 'service_unavailable', { headers: { 'retry-after': '1' } });
+      done(new ApiError(503, 'api_error', 'service_unavailable', { headers: { 'retry-after': '1' } }));
+      return;
     }
+    done();
   });
 
   // A request that was running when shutdown began finishes, and then its connection closes too.

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { buildApp, type AppOptions } from './app';
+import { buildApp, validateResponsesByDefault, type AppOptions } from './app';
 import { migrate, openStorage, storageConfigFromEnv, type Storage } from './db/connect';
 import { MemoryRateLimitStore, RedisRateLimitStore, CONTRACT_LIMITS, type RateLimits } from './platform/rate-limit';
 import { systemClock } from './platform/clock';
@@ -19,6 +19,8 @@ const envSchema = z.object({
   /** Seconds a looked-up API key is trusted without reading it again (revocation delay). */
   KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
   LOG: z.enum(['0', '1']).default('0'),
+  /** 1: check every reply against its schema (on under the test runner, off by default in production). */
+  VALIDATE_RESPONSES: z.enum(['0', '1']).optional(),
 });
 
 export interface RunningServer {
@@ -54,6 +56,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     rateLimits,
     trustProxy: config.TRUST_PROXY === '1',
     logger: config.LOG === '1',
+    validateResponses: validateResponsesByDefault(env),
     ...(config.KEY_CACHE_SECONDS !== undefined ? { keyCacheSeconds: config.KEY_CACHE_SECONDS } : {}),
     ...overrides,
     extraServices: { ...(anaf ? { anaf: anaf.services } : {}), ...overrides.extraServices },

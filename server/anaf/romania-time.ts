@@ -3,27 +3,11 @@
  * `yyyyMMddHHmm`). These helpers convert between that and instants, through the IANA zone so
  * daylight saving is right on both sides of the switch.
  */
-const ZONE = 'Europe/Bucharest';
-
-const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, timeZoneName: 'longOffset' });
-const partsFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+import { bucharestOffsetSeconds, bucharestParts } from '../platform/bucharest-time';
 
 /** Offset of Bucharest from UTC at an instant, in minutes (120 or 180). */
 function offsetMinutes(epochMs: number): number {
-  const name = offsetFormat.formatToParts(new Date(epochMs)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!m) return 0;
-  const sign = m[1] === '-' ? -1 : 1;
-  return sign * (Number(m[2]) * 60 + Number(m[3]));
+  return bucharestOffsetSeconds(Math.floor(epochMs / 1000)) / 60;
 }
 
 function pad(n: number, width = 2): string {
@@ -45,17 +29,7 @@ export function anafStampToIso(stamp: string): string | undefined {
 }
 
 /** An instant as Bucharest wall-time parts. */
-export function romaniaParts(epochMs: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  const parts = Object.fromEntries(partsFormat.formatToParts(new Date(epochMs)).map((p) => [p.type, p.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
+export const romaniaParts = bucharestParts;
 
 /** An instant as ANAF's `yyyyMMddHHmm`. */
 export function toAnafStamp(epochMs: number): string {

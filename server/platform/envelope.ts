@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,4 +19,12 @@ export function elapsedMs(request: FastifyRequest): number {
 
 export function meta(request: FastifyRequest) {
   return { version: 'v1' as const, request_id: request.id, response_time: `${elapsedMs(request)}ms` };
+}
+
+/**
+ * The reply of a DELETE, at top level beside `success`, as the contract's `DELETE /languages/{id}`:
+ * `{ success: true, object, id, deleted: true }`.
+ */
+export function zDeleted<O extends string>(object: O) {
+  return z.object({ object: z.literal(object), id: z.string(), deleted: z.literal(true) });
 }

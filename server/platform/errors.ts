@@ -39,8 +39,10 @@ export class ApiError extends Error {
   }
 
   toBody(locale: Locale, docBase: string) {
+    const { param, vars } = this.options;
     return {
-      message: messageFor(this.code, locale, this.options.vars),
+      // `{param}` in a message names the offending member: `param` fills it unless `vars` says otherwise.
+      message: messageFor(this.code, locale, param === undefined ? vars : { param, ...vars }),
       type: this.type,
       code: this.code,
       ...(this.options.param !== undefined ? { param: this.options.param } : {}),

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import { validationFailed } from './errors';
+import { bucharestOffsetSeconds } from './bucharest-time';
 
 const isoDate = z
   .string()
@@ -153,28 +154,10 @@ export function mapPage<A, B>(page: ListPage<A>, fn: (row: A) => B): ListPage<B>
   return { ...page, data: page.data.map(fn) };
 }
 
-const bucharestClock = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/Bucharest',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-/** Seconds Bucharest is ahead of UTC at the instant `epochSeconds`. */
-function bucharestOffset(epochSeconds: number): number {
-  const parts = Object.fromEntries(bucharestClock.formatToParts(new Date(epochSeconds * 1000)).map((p) => [p.type, p.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return asUtc / 1000 - epochSeconds;
-}
-
 /** Unix seconds of 00:00 in Europe/Bucharest on `date` (YYYY-MM-DD); Romania never changes clocks at midnight. */
 export function bucharestMidnight(date: string): number {
   const utcMidnight = Date.parse(`${date}T00:00:00Z`) / 1000;
-  return utcMidnight - bucharestOffset(utcMidnight - bucharestOffset(utcMidnight));
+  return utcMidnight - bucharestOffsetSeconds(utcMidnight - bucharestOffsetSeconds(utcMidnight));
 }
 
 function nextDay(date: string): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyRoute } from './route';
-import { commonQuery } from './route';
+import { commonQuery, successStatusOf } from './route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -218,14 +218,29 @@ function operation(route: AnyRoute, components: Components) {
   if (route.create) errors.invalid_idempotency_key ??= 400;
   const byStatus = new Map<number, string[]>();
   for (const [code, status] of Object.entries(errors)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  const successHeaders = route.create
-    ? { ...rateHeaders, 'Idempotent-Replayed': { description: '`true` when this is the stored reply to an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } }
-    : rateHeaders;
-  const responses: Record<string, unknown> = {
-    [String(route.successStatus ?? 200)]: route.produces
-      ? { description: 'Success.', headers: successHeaders, content: { [route.produces]: { schema: { type: 'string', format: 'binary' } } } }
-      : { description: 'Success.', headers: successHeaders, content: { 'application/json': { schema: successBody(route, components, context) } } },
+  const replayHeader = {
+    'Idempotent-Replayed': {
+      description:
+        '`true` on a replay: the stored reply to an earlier request with the same Idempotency-Key (its status as first sent), or a create the route recognised as already made (200).',
+      schema: { type: 'string', enum: ['true'] },
+    },
   };
+  const successHeaders = route.create ? { ...rateHeaders, ...replayHeader } : rateHeaders;
+  const content = route.produces
+    ? { [route.produces]: { schema: { type: 'string', format: 'binary' } } }
+    : { 'application/json': { schema: successBody(route, components, context) } };
+  const status = successStatusOf(route);
+  const responses: Record<string, unknown> = {
+    [String(status)]: { description: status === 201 ? 'Created.' : 'Success.', headers: successHeaders, content },
+  };
+  if (route.create && status !== 200) {
+    // A create the route recognises as already made (client_local_uuid, a consumed reservation) answers what exists.
+    responses['200'] = {
+      description: 'Replay: this create had already happened (same `client_local_uuid` or reservation); the resource as it stands, with `Idempotent-Replayed: true`.',
+      headers: successHeaders,
+      content,
+    };
+  }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `Error codes: ${codes.sort().join(', ')}.`,

@@ -29,6 +29,12 @@ export interface HandlerContext<P, Q, B> {
   services: Services;
   request: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * Says that this create had already happened (an offline retry recognised by `client_local_uuid`,
+   * a reservation already consumed by the same document): the reply is then `200 OK` with
+   * `Idempotent-Replayed: true` instead of `201 Created`, and the handler returns the existing resource.
+   */
+  replayed(): void;
 }
 
 /** A reply that is not JSON (the e-Factura XML, a PDF). */
@@ -45,6 +51,53 @@ export const binaryReply = (contentType: string, body: Buffer | string, filename
   body,
   ...(filename ? { filename } : {}),
 });
+
+/**
+ * A member of a reply already serialized to JSON: a large part that does not change from one request
+ * to the next (the ISO currency list of `GET /currencies`) is serialized once instead of on every
+ * request, and spliced into the reply as text. Only as a member of the object a handler returns
+ * (see {@link preSerialized}); `value` is what it stands for, in wire form: the response schema checks
+ * it, and it is what an Idempotency-Key replay stores.
+ */
+export class PreSerialized<T = unknown> {
+  constructor(
+    readonly value: T,
+    readonly json: string = JSON.stringify(value),
+  ) {}
+
+  toJSON(): T {
+    return this.value;
+  }
+}
+
+/**
+ * `value` to be sent as `json` (its JSON text, made once by the caller and reused). Typed as the value
+ * so that a handler's return type still matches its response schema; use it only for a member of the
+ * object a handler returns, never read it back.
+ */
+export function preSerialized<T>(value: T, json: string): T {
+  return new PreSerialized(value, json) as unknown as T;
+}
+
+function preSerializedKeys(payload: unknown): string[] | null {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
+  let keys: string[] | null = null;
+  for (const key in payload) {
+    if ((payload as Record<string, unknown>)[key] instanceof PreSerialized) (keys ??= []).push(key);
+  }
+  return keys;
+}
+
+/** `"a":1,"b":<text as given>` of an object's members, PreSerialized ones as their text. */
+function membersJson(payload: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key in payload) {
+    const value = payload[key];
+    if (value === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${value instanceof PreSerialized ? value.json : JSON.stringify(value)}`);
+  }
+  return parts.join(',');
+}
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
@@ -68,6 +121,7 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   envelope?: 'data' | 'top';
   /** For non-JSON replies: the content type the OpenAPI document announces. */
   produces?: string;
+  /** Status of a success; default 201 for a `create`, else 200. */
   successStatus?: number;
   /** Error codes this route can answer with, for the OpenAPI document: `{ code: status }`. */
   errors?: Record<string, number>;
@@ -115,9 +169,42 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The context of one request. A class rather than an object literal: every request builds one, and
+ * `replayed` then lives once on the prototype instead of as a new closure per request.
+ */
+class RequestContext implements HandlerContext<unknown, unknown, unknown> {
+  isReplay = false;
+  constructor(
+    readonly params: unknown,
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly auth: AuthContext,
+    readonly companyId: string,
+    readonly workPointId: string,
+    readonly db: Db,
+    readonly dialect: Dialect,
+    readonly locale: Locale,
+    readonly now: number,
+    readonly services: Services,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {}
+
+  replayed(): void {
+    this.isReplay = true;
+  }
+}
+
+/** The status of a success: 201 for a create unless the route says otherwise, 200 for the rest. */
+export function successStatusOf(route: Pick<AnyRoute, 'create' | 'successStatus'>): number {
+  return route.successStatus ?? (route.create === true ? 201 : 200);
+}
+
 export function registerRoute(app: FastifyInstance, services: Services, route: AnyRoute): void {
   const query = route.query ? route.query.extend(commonQuery.shape) : commonQuery;
   const isCreate = route.create === true;
+  const successStatus = successStatusOf(route);
   app.route({
     method: route.method,
     url: `/v1${route.path}`,
@@ -147,16 +234,21 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       const q = parsePart(query, request.query, locale, invalid) as z.output<typeof commonQuery>;
       const body = parsePart(route.body, request.body, locale, invalid);
       if (Object.keys(invalid).length) throw validationFailed(invalid);
-      const workPointId = await selectWorkPoint(services.storage.db, auth, q.work_point_id);
-      const ctx: HandlerContext<unknown, unknown, unknown> = {
-        params, query: q, body, auth, companyId: auth.companyId, workPointId,
-        db: services.storage.db, dialect: services.storage.dialect, locale, now, services, request, reply,
-      };
+      // The key's own work point (nearly every request) needs no query, nor an await.
+      const requested = q.work_point_id;
+      const workPointId =
+        !requested || requested === auth.workPointId ? auth.workPointId : await selectWorkPoint(services.storage.db, auth, requested);
+      const ctx = new RequestContext(
+        params, q, body, auth, auth.companyId, workPointId,
+        services.storage.db, services.storage.dialect, locale, now, services, request, reply,
+      );
       const run = async (): Promise<Outcome> => {
         const result = await route.handler(ctx);
-        if (isBinary(result)) return { status: route.successStatus ?? 200, payload: result };
-        const checked = services.validateResponses ? checkResponse(route, result) : result;
-        return { status: route.successStatus ?? 200, payload: checked };
+        // A replay answers what the first delivery made, as "OK" rather than "Created".
+        const status = ctx.isReplay ? 200 : successStatus;
+        if (ctx.isReplay) reply.header('idempotent-replayed', 'true');
+        if (isBinary(result)) return { status, payload: result };
+        return { status, payload: services.validateResponses ? checkResponse(route, result) : result };
       };
       const idemKey = request.headers['idempotency-key'];
       const outcome =
@@ -171,6 +263,14 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         return reply.send(outcome.payload.body);
       }
       reply.code(outcome.status);
+      if (preSerializedKeys(outcome.payload)) {
+        // Written here, so that the pre-serialized members go out as the text they already are.
+        const members = membersJson(outcome.payload as Record<string, unknown>);
+        const metaJson = JSON.stringify(meta(request));
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(route.envelope === 'top' ? `{"success":true,${members},"meta":${metaJson}}` : `{"success":true,"data":{${members}},"meta":${metaJson}}`);
+      }
       return route.envelope === 'top'
         ? { success: true, ...(outcome.payload as object), meta: meta(request) }
         : { success: true, data: outcome.payload, meta: meta(request) };
@@ -183,16 +283,22 @@ function isBinary(value: unknown): value is BinaryReply {
 }
 
 function checkResponse(route: AnyRoute, result: unknown): unknown {
-  const parsed = (route.response as z.ZodType).safeParse(result);
+  const raw = preSerializedKeys(result);
+  const plain = raw ? { ...(result as Record<string, unknown>) } : result;
+  if (raw) for (const key of raw) (plain as Record<string, unknown>)[key] = ((result as Record<string, unknown>)[key] as PreSerialized).value;
+  const parsed = (route.response as z.ZodType).safeParse(plain);
   if (!parsed.success) {
     // Our own bug, not the caller's: log the detail, answer a plain api_error.
     throw new Error(`response of ${route.operationId} does not match its schema: ${parsed.error.message}`);
   }
-  return parsed.data;
+  if (!raw) return parsed.data;
+  // Checked as values; sent as the text they were serialized to.
+  const checked = { ...(parsed.data as Record<string, unknown>) };
+  for (const key of raw) checked[key] = (result as Record<string, unknown>)[key];
+  return checked;
 }
 
-async function selectWorkPoint(db: Db, auth: AuthContext, requested: string | undefined): Promise<string> {
-  if (!requested || requested === auth.workPointId) return auth.workPointId;
+async function selectWorkPoint(db: Db, auth: AuthContext, requested: string): Promise<string> {
   const row = await db
     .selectFrom('work_points')
     .select('id')

@@ -65,6 +65,12 @@ export async function callApi(
   } catch {
     parsed = null;
   }
+  // An error message still carrying a `{placeholder}` was rendered without its value: a server bug,
+  // caught here for every reply of every test rather than in one test per message.
+  const message = (parsed as { error?: { message?: unknown } } | null)?.error?.message;
+  if (typeof message === 'string' && /\{\w+\}/.test(message)) {
+    throw new Error(`${method} ${path}: error message with an unfilled placeholder: ${message}`);
+  }
   return { status: res.status, headers: res.headers, body: parsed, text };
 }
 

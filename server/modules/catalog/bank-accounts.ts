@@ -11,9 +11,9 @@ import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/lis
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { BankAccountsTable } from './tables';
-import {
-  createdOn, fromFlag, invalidFields, isUniqueViolation, textOrNull, toFlag, zDeleted, zIdParams,
-} from './common';
+import { createdOn, fromFlag, invalidFields, textOrNull, toFlag, zIdParams } from './common';
+import { zDeleted } from '../../platform/envelope';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { isCurrencyEnabled } from './currencies';
 
 export function toBankAccount(row: BankAccountsTable): BankAccount {

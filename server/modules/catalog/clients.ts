@@ -3,15 +3,15 @@ import {
   CLIENT_TYPES, resolveClientIdentity, zClient, zClientCreate, zClientUpdate, type Client,
 } from '../../../shared/schemas/client';
 import type { Db } from '../../db/types';
+import { prepared } from '../../db/prepared';
 import { ApiError, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { ClientsTable } from './tables';
-import {
-  createdOn, fromFlag, invalidFields, textOrNull, toFlag, zDeleted, zIdParams, zQueryFlag,
-} from './common';
+import { createdOn, fromFlag, invalidFields, textOrNull, toFlag, zIdParams, zQueryFlag } from './common';
+import { zDeleted } from '../../platform/envelope';
 
 export function toClient(row: ClientsTable): Client {
   return {
@@ -40,9 +40,14 @@ export function toClient(row: ClientsTable): Client {
   };
 }
 
+// Every invoice issued reads its client: prepared once (see db/prepared.ts).
+const clientById = prepared(['companyId', 'id'], (db, p: { companyId: string; id: string }) =>
+  db.selectFrom('clients').selectAll().where('company_id', '=', p.companyId).where('id', '=', p.id),
+);
+
 /** A client of the company, deleted ones included (an invoice may point at one); undefined when not the company's. */
 export async function findClient(db: Db, companyId: string, id: string): Promise<ClientsTable | undefined> {
-  return db.selectFrom('clients').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return clientById.first(db, { companyId, id });
 }
 
 async function findByLocalUuid(db: Db, companyId: string, uuid: string): Promise<ClientsTable | undefined> {
@@ -164,7 +169,7 @@ export const createClient = defineRoute({
     'person has no `cui` and may have a `cnp`, checked (date, county, control digit). `iban` is checked (Romanian rules for RO IBANs, ' +
     'mod 97 for others) and names the `bank` when it is Romanian and `bank` is not given; a Romanian `postal_code` has 6 digits. ' +
     'With `client_local_uuid` (the desktop app’s offline id) the create is safe to repeat: the same uuid again answers the client ' +
-    'created first (200, same id, header `Idempotent-Replayed: true`), whatever the body.',
+    'created first (200 instead of 201, same id, header `Idempotent-Replayed: true`), whatever the body.',
   tags: ['clients'],
   scope: 'clients:write',
   create: true,
@@ -172,7 +177,7 @@ export const createClient = defineRoute({
   response: zClient,
   handler: async (ctx) => {
     const { client, replayed } = await insertClient(ctx.db, ctx.companyId, ctx.body, ctx.now, ctx.locale);
-    if (replayed) ctx.reply.header('idempotent-replayed', 'true');
+    if (replayed) ctx.replayed();
     return client;
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { todayInBucharest } from '../../../shared/dates';
+import { todayAt } from '../../platform/bucharest-time';
 import { validationFailed } from '../../platform/errors';
 import type { Locale } from '../../platform/locale';
 import { pickLanguage } from '../../platform/zod-fields';
@@ -9,7 +9,7 @@ export const toFlag = (value: boolean): number => (value ? 1 : 0);
 export const fromFlag = (value: number | boolean): boolean => value === 1 || value === true;
 
 /** The Bucharest calendar day of a service-clock instant: what `start_date`/`end_date` compare with. */
-export const createdOn = (now: number): string => todayInBucharest(new Date(now * 1000));
+export const createdOn = todayAt;
 
 /** Trimmed text, with '' meaning "none": a form's empty box clears the member. */
 export function textOrNull(value: string | null | undefined): string | null {
@@ -34,25 +34,3 @@ export const zIdParams = z.object({ id: z.string().min(1).max(64) });
 /** `?include_deleted=true`: query strings carry text, so the flag is spelt out. */
 export const zQueryFlag = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-/** The reply of a DELETE, at top level beside `success` (as the contract's language delete). */
-export function zDeleted<O extends string>(object: O) {
-  return z.object({ object: z.literal(object), id: z.string(), deleted: z.literal(true) });
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-/** A UNIQUE constraint refused the write (SQLite or PostgreSQL). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-/** A FOREIGN KEY constraint refused a delete: some other module's row still points here. */
-export function isForeignKeyViolation(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}

@@ -5,9 +5,12 @@ import {
 import type { Db, Dialect } from '../../db/types';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { defineRoute } from '../../platform/route';
+import { defineRoute, preSerialized } from '../../platform/route';
+import { prepared } from '../../db/prepared';
 import iso4217 from './data/iso4217.json';
-import { invalidFields, isUniqueViolation, zDeleted, zIdParams } from './common';
+import { invalidFields, zIdParams } from './common';
+import { zDeleted } from '../../platform/envelope';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { isReferenced, referencedValues } from './references';
 
 /** The active ISO 4217 list (table A.1), the catalog a firm enables currencies from. */
@@ -39,19 +42,39 @@ export async function isCurrencyEnabled(db: Db, companyId: string, code: string)
   return row !== undefined;
 }
 
+const enabledRows = prepared(['companyId'], (db, p: { companyId: string }) =>
+  db.selectFrom('currencies').select(['id', 'code']).where('company_id', '=', p.companyId).orderBy('code'),
+);
+
 async function enabledCurrencies(db: Db, dialect: Dialect, companyId: string): Promise<Currency[]> {
-  const rows = await db
-    .selectFrom('currencies')
-    .select(['id', 'code'])
-    .where('company_id', '=', companyId)
-    .orderBy('code')
-    .execute();
-  const used = await referencedValues(db, dialect, 'currency', companyId);
+  const [rows, used] = await Promise.all([enabledRows.rows(db, { companyId }), referencedValues(db, dialect, 'currency', companyId)]);
   const ron: Currency = { id: RON_ID, code: DEFAULT_CURRENCY, description: currencyDescription(DEFAULT_CURRENCY), is_used: used.has(DEFAULT_CURRENCY), is_default: true };
   return [
     ron,
     ...rows.map((r) => ({ id: r.id, code: r.code, description: currencyDescription(r.code), is_used: used.has(r.code), is_default: false })),
   ];
+}
+
+/**
+ * `available` of GET /currencies: the ISO list minus what a firm enabled, with its JSON text. Firms
+ * enable few currencies and the same few sets recur (most firms: RON alone), so each set's list is
+ * built and serialized once, and its text is spliced into every reply for that set: the list is
+ * most of the reply, and serializing it was most of the route's cost.
+ */
+const availableCache = new Map<string, CurrencyCatalogEntry[]>();
+const AVAILABLE_CACHE_SIZE = 1_000;
+
+function availableBesides(enabled: readonly Currency[]): CurrencyCatalogEntry[] {
+  const key = enabled.map((c) => c.code).join(',');
+  let list = availableCache.get(key);
+  if (!list) {
+    const codes = new Set(enabled.map((c) => c.code));
+    const entries = ISO_4217.filter((c) => !codes.has(c.code));
+    list = preSerialized(entries, JSON.stringify(entries));
+    if (availableCache.size >= AVAILABLE_CACHE_SIZE) availableCache.clear();
+    availableCache.set(key, list);
+  }
+  return list;
 }
 
 async function findCurrency(db: Db, dialect: Dialect, companyId: string, id: string): Promise<Currency> {
@@ -90,14 +113,7 @@ export const listCurrencies = defineRoute({
   envelope: 'top',
   handler: async (ctx) => {
     const data = await enabledCurrencies(ctx.db, ctx.dialect, ctx.companyId);
-    const enabled = new Set(data.map((c) => c.code));
-    return {
-      object: 'list' as const,
-      data,
-      total: data.length,
-      available: ISO_4217.filter((c) => !enabled.has(c.code)).map((c) => ({ code: c.code, description: c.description })),
-      default_code: 'RON' as const,
-    };
+    return { object: 'list' as const, data, total: data.length, available: availableBesides(data), default_code: 'RON' as const };
   },
 });
 

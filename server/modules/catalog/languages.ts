@@ -6,7 +6,8 @@ import type { Db } from '../../db/types';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { defineRoute } from '../../platform/route';
-import { isUniqueViolation, zIdParams } from './common';
+import { zIdParams } from './common';
+import { isUniqueViolation } from '../../platform/db-errors';
 
 export const DEFAULT_LANGUAGE: LanguageCode = 'ro';
 /** Romanian is enabled for every firm and never stored, so it has one fixed id. */

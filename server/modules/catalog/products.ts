@@ -8,10 +8,9 @@ import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/lis
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { ProductsTable } from './tables';
-import {
-  bpToPercent, createdOn, fromFlag, invalidFields, isForeignKeyViolation, isUniqueViolation, percentToBp, textOrNull, toFlag,
-  zDeleted, zIdParams,
-} from './common';
+import { bpToPercent, createdOn, fromFlag, invalidFields, percentToBp, textOrNull, toFlag, zIdParams } from './common';
+import { zDeleted } from '../../platform/envelope';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db-errors';
 import { isCurrencyEnabled } from './currencies';
 import { isVatRateAllowed } from './vat-rates';
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/types';
+import { prepared, type PreparedQuery } from '../../db/prepared';
 
 /**
  * Who points at a catalog entry. A currency cannot be disabled while a product, a bank account or
@@ -28,9 +29,27 @@ const references: Record<ReferenceKind, Reference[]> = {
   vat_rate: [{ table: 'products', column: 'vat_rate_bp' }],
 };
 
+/**
+ * What a database has of each kind: the references whose tables exist there, and the two queries
+ * over them, compiled once. Looked up once per database: its tables do not change while the service
+ * runs (migrations run before it listens), and the look-up is one schema query per reference, which
+ * `GET /currencies` would otherwise pay on every request. `addReference` starts the look-ups over.
+ */
+interface Usable {
+  refs: Reference[];
+  /** Every value the company's rows hold (`union`: each value once, whichever tables hold it). */
+  values: PreparedQuery<{ companyId: string }, { v: string | number | null }>;
+  /** Whether some row of the company holds `value`. */
+  holds: PreparedQuery<{ companyId: string; value: string | number }, { used: number | boolean }>;
+}
+
+let usable = new WeakMap<Db, Map<ReferenceKind, Promise<Usable>>>();
+
 export function addReference(kind: ReferenceKind, reference: Reference): void {
   const list = references[kind];
   if (!list.some((r) => r.table === reference.table && r.column === reference.column)) list.push(reference);
+  // Even when already listed: its table may have been created since the last look-up.
+  usable = new WeakMap();
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -47,28 +66,56 @@ async function hasColumns(db: Db, dialect: Dialect, table: string, column: strin
   return Number(found.rows[0]?.n ?? 0) === wanted.length;
 }
 
-async function usableReferences(db: Db, dialect: Dialect, kind: ReferenceKind): Promise<Reference[]> {
-  const usable: Reference[] = [];
+async function findUsable(db: Db, dialect: Dialect, kind: ReferenceKind): Promise<Usable> {
+  const refs: Reference[] = [];
   for (const ref of references[kind]) {
     // Names come from code, never from a request; checked anyway since they are spliced as identifiers.
     if (!IDENTIFIER.test(ref.table) || !IDENTIFIER.test(ref.column)) throw new Error(`bad reference ${ref.table}.${ref.column}`);
-    if (await hasColumns(db, dialect, ref.table, ref.column)) usable.push(ref);
+    if (await hasColumns(db, dialect, ref.table, ref.column)) refs.push(ref);
   }
-  return usable;
+  const values = prepared(['companyId'], (_db, p: { companyId: string }) => {
+    const selects = refs.map((ref) => sql`select ${sql.ref(ref.column)} as v from ${sql.table(ref.table)} where company_id = ${p.companyId}`);
+    return sql<{ v: string | number | null }>`${sql.join(selects, sql` union `)}`;
+  });
+  const holds = prepared(['companyId', 'value'], (_db, p: { companyId: string; value: string | number }) => {
+    const probes = refs.map(
+      (ref) => sql`exists (select 1 from ${sql.table(ref.table)} where company_id = ${p.companyId} and ${sql.ref(ref.column)} = ${p.value})`,
+    );
+    return sql<{ used: number | boolean }>`select (${sql.join(probes, sql` or `)}) as used`;
+  });
+  return { refs, values, holds };
 }
 
-/** Every value of `kind` some row of the company points at. */
+function usableReferences(db: Db, dialect: Dialect, kind: ReferenceKind): Promise<Usable> {
+  let perKind = usable.get(db);
+  if (!perKind) {
+    perKind = new Map();
+    usable.set(db, perKind);
+  }
+  let found = perKind.get(kind);
+  if (!found) {
+    const lookup = findUsable(db, dialect, kind);
+    const cache = perKind;
+    // A look-up that failed (a dropped connection) is tried again by the next request.
+    lookup.catch(() => {
+      if (cache.get(kind) === lookup) cache.delete(kind);
+    });
+    cache.set(kind, lookup);
+    found = lookup;
+  }
+  return found;
+}
+
+/** Every value of `kind` some row of the company points at, in one query. */
 export async function referencedValues(db: Db, dialect: Dialect, kind: ReferenceKind, companyId: string): Promise<Set<string>> {
-  const values = new Set<string>();
-  for (const ref of await usableReferences(db, dialect, kind)) {
-    const rows = await sql<{ v: string | number | null }>`select distinct ${sql.ref(ref.column)} as v from ${sql.table(ref.table)}
-      where company_id = ${companyId}`.execute(db);
-    for (const row of rows.rows) if (row.v !== null) values.add(String(row.v));
-  }
-  return values;
+  const { refs, values } = await usableReferences(db, dialect, kind);
+  const found = new Set<string>();
+  if (!refs.length) return found;
+  for (const row of await values.rows(db, { companyId })) if (row.v !== null) found.add(String(row.v));
+  return found;
 }
 
-/** Whether any row of the company points at `value`. */
+/** Whether any row of the company points at `value`, in one query. */
 export async function isReferenced(
   db: Db,
   dialect: Dialect,
@@ -76,10 +123,8 @@ export async function isReferenced(
   companyId: string,
   value: string | number,
 ): Promise<boolean> {
-  for (const ref of await usableReferences(db, dialect, kind)) {
-    const rows = await sql<{ one: number }>`select 1 as one from ${sql.table(ref.table)}
-      where company_id = ${companyId} and ${sql.ref(ref.column)} = ${value} limit 1`.execute(db);
-    if (rows.rows.length) return true;
-  }
-  return false;
+  const { refs, holds } = await usableReferences(db, dialect, kind);
+  if (!refs.length) return false;
+  const used = (await holds.first(db, { companyId, value }))?.used;
+  return used === true || Number(used) === 1;
 }

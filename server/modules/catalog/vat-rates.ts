@@ -9,7 +9,9 @@ import { listPageSchema, listQuery, type ListPage } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { VatRatesTable } from './tables';
-import { bpToPercent, createdOn, isUniqueViolation, percentToBp, zDeleted, zIdParams } from './common';
+import { bpToPercent, createdOn, percentToBp, zIdParams } from './common';
+import { zDeleted } from '../../platform/envelope';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { isReferenced, referencedValues } from './references';
 
 /**

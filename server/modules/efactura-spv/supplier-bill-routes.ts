@@ -20,7 +20,7 @@ import {
   zSupplierBillToExpense,
   type SupplierBillExpansion,
 } from '../../../shared/schemas/supplier-bill';
-import { createExpense } from '../expenses/expense-routes';
+import { createExpenseRecord } from '../expenses/expense-routes';
 import { anafDetail, toApiError } from './anaf-errors';
 import { assertLinked } from './oauth-routes';
 import { requireAnaf } from './token-store';
@@ -115,7 +115,6 @@ const createBill = defineRoute({
   tags,
   scope: 'supplier_bills:write',
   create: true,
-  successStatus: 201,
   body: zSupplierBillCreate,
   response: zSupplierBillEnvelope,
   errors: { resource_missing: 404, supplier_bill_exists: 409 },
@@ -226,7 +225,6 @@ const toExpense = defineRoute({
   tags,
   scope: 'supplier_bills:write',
   create: true,
-  successStatus: 201,
   params: idParams,
   body: zSupplierBillToExpense.extend({ exchange_rate: z.number().positive().optional(), payment_type: z.number().int().min(1).max(7).optional() }),
   response: zSupplierBillEnvelope,
@@ -268,21 +266,26 @@ const toExpense = defineRoute({
     if (!parsed.success) {
       throw validationFailed(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'id', i.message])));
     }
-    // Claim the bill first: two concurrent requests must not make two expenses.
-    const claim = `pending_${newId('x')}`;
-    const claimed = await ctx.db.updateTable('supplier_bills').set({ expense_id: claim }).where('id', '=', row.id).where('expense_id', 'is', null).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) {
-      const now = await loadBill(ctx, row.id);
-      throw new ApiError(409, 'invalid_request_error', 'supplier_bill_has_expense', { param: 'id', vars: { expense_id: now.expense_id ?? '' } });
-    }
-    try {
-      // The expenses module's own create, with its checks (supplier, category, closed months) and audit trail.
-      const expense = (await createExpense.handler({ ...ctx, workPointId: row.work_point_id, params: {}, query: {}, body: parsed.data })) as { id: string };
-      await ctx.db.updateTable('supplier_bills').set({ expense_id: expense.id, updated_at: ctx.now }).where('id', '=', row.id).execute();
-    } catch (error) {
-      await ctx.db.updateTable('supplier_bills').set({ expense_id: null }).where('id', '=', row.id).where('expense_id', '=', claim).execute();
-      throw error;
-    }
+    // One transaction: the expense (the expenses module's own create, with its checks and audit trail)
+    // and the bill's link to it commit together. The link is conditional, so of two concurrent
+    // requests one links its expense and the other rolls its own back.
+    await ctx.db.transaction().execute(async (trx) => {
+      const expense = await createExpenseRecord(
+        trx,
+        { companyId: ctx.companyId, workPointId: row.work_point_id, keyId: ctx.auth.keyId, now: ctx.now, locale: ctx.locale },
+        parsed.data,
+      );
+      const linked = await trx
+        .updateTable('supplier_bills')
+        .set({ expense_id: expense.id, updated_at: ctx.now })
+        .where('id', '=', row.id)
+        .where('expense_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(linked.numUpdatedRows) !== 1) {
+        const now = await findBill(trx, ctx.companyId, row.id);
+        throw new ApiError(409, 'invalid_request_error', 'supplier_bill_has_expense', { param: 'id', vars: { expense_id: now?.expense_id ?? '' } });
+      }
+    });
     const after = await loadBill(ctx, row.id);
     return { supplier_bill: await billView(ctx.db, after, viewOptions(ctx, parseExpand({}, DEFAULT_EXPAND), true)) };
   },

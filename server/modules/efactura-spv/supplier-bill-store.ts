@@ -13,6 +13,7 @@ import {
 } from '../../../shared/schemas/supplier-bill';
 import { toClient } from '../catalog/clients';
 import { findExpense, viewExpense } from '../expenses/store';
+import { supplierVatId } from '../expenses/suppliers';
 import type { SupplierBillLinesTable, SupplierBillsTable } from './tables';
 
 export type BillRow = Selectable<SupplierBillsTable>;
@@ -202,7 +203,7 @@ export async function billView(db: Db, row: BillRow, o: ViewOptions): Promise<Su
     const s = await db.selectFrom('suppliers').selectAll().where('id', '=', row.supplier_id).where('company_id', '=', row.company_id).executeTakeFirst();
     const fallback = row.supplier_json ? (JSON.parse(row.supplier_json) as PartyJson) : null;
     bill.supplier = s
-      ? { id: s.id, name: s.name, vat_id: s.cui ? (Number(s.vat_payer) ? `RO${s.cui}` : s.cui) : null, reg_com: s.reg_com, address: s.address, email: s.email, phone: s.phone }
+      ? { id: s.id, name: s.name, vat_id: supplierVatId(s), reg_com: s.reg_com, address: s.address, email: s.email, phone: s.phone }
       : {
           id: row.supplier_id, name: fallback?.name ?? '', vat_id: fallback?.vat_id ?? fallback?.cui ?? null, reg_com: fallback?.reg_com ?? null,
           address: fallback?.address ?? null, email: fallback?.email ?? null, phone: fallback?.phone ?? null,

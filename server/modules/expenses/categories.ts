@@ -54,7 +54,6 @@ export const createCategory = defineRoute({
   tags: ['expense-categories'],
   scope: 'expense_categories:write',
   create: true,
-  successStatus: 201,
   body: zExpenseCategoryWrite,
   response: zExpenseCategory,
   errors: { expense_category_exists: 409 },

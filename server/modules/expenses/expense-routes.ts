@@ -12,11 +12,12 @@ import {
   zExpenseActionReply,
   zExpenseCreate,
   zExpenseUpdate,
+  type Expense,
 } from '../../../shared/schemas/expense';
 import { actionMessage, fieldText } from './messages';
-import { planAmounts } from './plan';
+import { amountColumns, planAmounts } from './plan';
 import type { ComputedLine } from './amounts';
-import { closedMonths, firstClosedMonth } from './periods';
+import { closedMonths } from './periods';
 import { documentedBody, parseBody } from './body';
 import {
   appendEvent,
@@ -91,6 +92,80 @@ const cleanText = (text: string | null | undefined) => (text === undefined || te
 
 // ---------------------------------------------------------------------------------------------
 
+/** Who records an expense, and when: what {@link createExpenseRecord} needs of a request. */
+export interface ExpenseCreateContext {
+  companyId: string;
+  /** The work point the expense belongs to. */
+  workPointId: string;
+  /** The API key that made it, for the audit trail. */
+  keyId: string;
+  /** Unix seconds, from the service clock. */
+  now: number;
+  locale: Locale;
+}
+
+export type ExpenseCreateInput = z.output<typeof zExpenseCreate>;
+
+/**
+ * Records an expense with every check of `POST /expenses` (supplier and category of the company,
+ * amounts, dates, closed months) and its audit trail, inside the caller's transaction: the caller
+ * may do more in the same one (the e-Factura module marks its supplier bill). Throws the same
+ * 422/409 `ApiError`s the route answers.
+ */
+export async function createExpenseRecord(trx: Executor, ctx: ExpenseCreateContext, body: ExpenseCreateInput): Promise<Expense> {
+  const today = todayAt(ctx.now);
+  const fields: Fields = {};
+  if (!(await supplierExists(trx, ctx.companyId, body.supplier_id))) fields.supplier_id = NO_SUPPLIER;
+  if (typeof body.category_id === 'number' && !(await categoryExists(trx, ctx.companyId, body.category_id))) fields.category_id = NO_CATEGORY;
+  const planned = planAmounts(null, body);
+  if (!planned.ok) Object.assign(fields, planned.fields);
+  if (body.currency !== undefined && !ISO_CODES.has(body.currency)) fields.currency = NOT_ISO;
+  const date = body.date ?? today;
+  const dueDate = body.due_date ?? null;
+  if (dueDate !== null && dueDate < date) fields.due_date = DUE_BEFORE_DATE;
+  const isPaid = body.is_paid ?? false;
+  let paidDate: string | null = null;
+  if (isPaid) {
+    if (body.payment_type === undefined) fields.payment_type = PAYMENT_TYPE_REQUIRED;
+    paidDate = body.paid_date ?? date;
+    if (paidDate > today) fields.paid_date = PAID_IN_FUTURE;
+  } else if (body.paid_date !== undefined) {
+    fields.paid_date = PAID_DATE_NOT_PAID;
+  }
+  if (!planned.ok || Object.keys(fields).length) throw validationFailed(localize(fields, ctx.locale));
+  const closed = await closedMonths(trx, ctx.companyId);
+  const closedHit = [date, paidDate].filter((d): d is string => d !== null).map(monthOf).filter((m) => closed.has(m)).sort()[0];
+  if (closedHit) throw periodClosed(closedHit);
+
+  const { header } = planned.plan;
+  const row: ExpenseRow = {
+    id: newId('exp'),
+    company_id: ctx.companyId,
+    work_point_id: ctx.workPointId,
+    supplier_id: body.supplier_id,
+    category_id: body.category_id ?? null,
+    user_id: body.user_id ?? null,
+    reference: cleanText(body.reference),
+    reference_key: referenceKey(body.reference),
+    description: cleanText(body.description),
+    date,
+    due_date: dueDate,
+    paid_date: paidDate,
+    is_paid: isPaid ? 1 : 0,
+    payment_type: body.payment_type ?? null,
+    ...amountColumns(planned.plan),
+    created_at: ctx.now,
+    updated_at: ctx.now,
+  };
+  await trx.insertInto('expenses').values(row).execute();
+  await replaceLines(trx, row.id, ctx.companyId, header.lines);
+  const event = { companyId: ctx.companyId, expenseId: row.id, keyId: ctx.keyId, workPointId: ctx.workPointId, now: ctx.now };
+  await appendEvent(trx, { ...event, type: 'created', data: {} });
+  if (isPaid) await appendEvent(trx, { ...event, type: 'paid', data: { paid_date: paidDate, payment_type: body.payment_type, via: 'create' } });
+  const lines = await loadLines(trx, [row.id]);
+  return renderExpense(row, lines.get(row.id) ?? [], { today, closed, locale: ctx.locale });
+}
+
 export const createExpense = defineRoute({
   method: 'POST',
   path: '/expenses',
@@ -103,77 +178,13 @@ export const createExpense = defineRoute({
   tags: ['expenses'],
   scope: 'expenses:write',
   create: true,
-  successStatus: 201,
   body: zExpenseCreate,
   response: zExpense,
   errors: { accounting_period_closed: 409 },
-  handler: async (ctx) => {
-    const body = ctx.body;
-    const today = todayAt(ctx.now);
-    const fields: Fields = {};
-    if (!(await supplierExists(ctx.db, ctx.companyId, body.supplier_id))) fields.supplier_id = NO_SUPPLIER;
-    if (typeof body.category_id === 'number' && !(await categoryExists(ctx.db, ctx.companyId, body.category_id))) fields.category_id = NO_CATEGORY;
-    const planned = planAmounts(null, body);
-    if (!planned.ok) Object.assign(fields, planned.fields);
-    if (body.currency !== undefined && !ISO_CODES.has(body.currency)) fields.currency = NOT_ISO;
-    const date = body.date ?? today;
-    const dueDate = body.due_date ?? null;
-    if (dueDate !== null && dueDate < date) fields.due_date = DUE_BEFORE_DATE;
-    const isPaid = body.is_paid ?? false;
-    let paidDate: string | null = null;
-    if (isPaid) {
-      if (body.payment_type === undefined) fields.payment_type = PAYMENT_TYPE_REQUIRED;
-      paidDate = body.paid_date ?? date;
-      if (paidDate > today) fields.paid_date = PAID_IN_FUTURE;
-    } else if (body.paid_date !== undefined) {
-      fields.paid_date = PAID_DATE_NOT_PAID;
-    }
-    if (!planned.ok || Object.keys(fields).length) throw validationFailed(localize(fields, ctx.locale));
-    const closed = await firstClosedMonth(ctx.db, ctx.companyId, [date, paidDate]);
-    if (closed) throw periodClosed(closed);
-
-    const { header, currency, rateMicro, account } = planned.plan;
-    const row: ExpenseRow = {
-      id: newId('exp'),
-      company_id: ctx.companyId,
-      work_point_id: ctx.workPointId,
-      supplier_id: body.supplier_id,
-      category_id: body.category_id ?? null,
-      user_id: body.user_id ?? null,
-      reference: cleanText(body.reference),
-      reference_key: referenceKey(body.reference),
-      description: cleanText(body.description),
-      date,
-      due_date: dueDate,
-      paid_date: paidDate,
-      is_paid: isPaid ? 1 : 0,
-      payment_type: body.payment_type ?? null,
-      currency,
-      exchange_rate_micro: rateMicro,
-      vat_percent: header.vat_percent,
-      with_vat: header.with_vat ? 1 : 0,
-      itemized: header.itemized ? 1 : 0,
-      entered_amount_bani: header.entered_amount_bani,
-      vat_manual_bani: header.vat_manual_bani,
-      net_bani: header.net,
-      vat_bani: header.vat,
-      total_bani: header.total,
-      account_net_bani: account.net,
-      account_vat_bani: account.vat,
-      account_total_bani: account.total,
-      created_at: ctx.now,
-      updated_at: ctx.now,
-    };
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.insertInto('expenses').values(row).execute();
-      await replaceLines(trx, row.id, ctx.companyId, header.lines);
-      const event = { companyId: ctx.companyId, expenseId: row.id, keyId: ctx.auth.keyId, workPointId: ctx.workPointId, now: ctx.now };
-      await appendEvent(trx, { ...event, type: 'created', data: {} });
-      if (isPaid) await appendEvent(trx, { ...event, type: 'paid', data: { paid_date: paidDate, payment_type: body.payment_type, via: 'create' } });
-    });
-    const lines = await loadLines(ctx.db, [row.id]);
-    return renderExpense(row, lines.get(row.id) ?? [], { today, closed: await closedMonths(ctx.db, ctx.companyId), locale: ctx.locale });
-  },
+  handler: async (ctx) =>
+    ctx.db.transaction().execute((trx) =>
+      createExpenseRecord(trx, { companyId: ctx.companyId, workPointId: ctx.workPointId, keyId: ctx.auth.keyId, now: ctx.now, locale: ctx.locale }, ctx.body),
+    ),
 });
 
 export const getExpense = defineRoute({
@@ -310,7 +321,7 @@ export const updateExpense = defineRoute({
         throw new ApiError(409, 'invalid_request_error', 'accounting_period_closed', { param: 'paid_date', vars: { month: monthOf(paidDate) } });
       }
 
-      const { header, currency, rateMicro, account } = planned.plan;
+      const { header } = planned.plan;
       const next: ExpenseRow = {
         ...row,
         supplier_id: body.supplier_id ?? row.supplier_id,
@@ -324,19 +335,7 @@ export const updateExpense = defineRoute({
         paid_date: paidDate,
         is_paid: isPaid ? 1 : 0,
         payment_type: body.payment_type ?? row.payment_type,
-        currency,
-        exchange_rate_micro: rateMicro,
-        vat_percent: header.vat_percent,
-        with_vat: header.with_vat ? 1 : 0,
-        itemized: header.itemized ? 1 : 0,
-        entered_amount_bani: header.entered_amount_bani,
-        vat_manual_bani: header.vat_manual_bani,
-        net_bani: header.net,
-        vat_bani: header.vat,
-        total_bani: header.total,
-        account_net_bani: account.net,
-        account_vat_bani: account.vat,
-        account_total_bani: account.total,
+        ...amountColumns(planned.plan),
         updated_at: ctx.now,
       };
       const { id: _id, company_id: _c, work_point_id: _w, created_at: _t, ...changes } = next;

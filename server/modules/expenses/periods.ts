@@ -18,20 +18,6 @@ export async function closedMonths(db: Db, companyId: string): Promise<Set<strin
   return new Set(rows.map((r) => r.month));
 }
 
-/** The first of `dates` whose month is closed, as `YYYY-MM`, or null. */
-export async function firstClosedMonth(db: Db, companyId: string, dates: readonly (string | null | undefined)[]): Promise<string | null> {
-  const months = [...new Set(dates.filter((d): d is string => typeof d === 'string').map(monthOf))];
-  if (!months.length) return null;
-  const row = await db
-    .selectFrom('accounting_periods')
-    .select('month')
-    .where('company_id', '=', companyId)
-    .where('month', 'in', months)
-    .orderBy('month')
-    .executeTakeFirst();
-  return row?.month ?? null;
-}
-
 function toWire(row: { month: string; closed_at: number }): AccountingPeriod {
   return { object: 'accounting_period', month: row.month, status: 'closed', closed_at: Number(row.closed_at) };
 }

@@ -135,3 +135,23 @@ export function planAmounts(current: Current | null, body: ExpenseUpdate): { ok:
   if (!header || Object.keys(fields).length) return { ok: false, fields };
   return { ok: true, plan: { header, currency, rateMicro, account: toAccountingCurrency(header, rateMicro) } };
 }
+
+/** The stored columns of planned amounts, as the create and the update both write them. */
+export function amountColumns(plan: PlannedAmounts) {
+  const { header, currency, rateMicro, account } = plan;
+  return {
+    currency,
+    exchange_rate_micro: rateMicro,
+    vat_percent: header.vat_percent,
+    with_vat: header.with_vat ? 1 : 0,
+    itemized: header.itemized ? 1 : 0,
+    entered_amount_bani: header.entered_amount_bani,
+    vat_manual_bani: header.vat_manual_bani,
+    net_bani: header.net,
+    vat_bani: header.vat,
+    total_bani: header.total,
+    account_net_bani: account.net,
+    account_vat_bani: account.vat,
+    account_total_bani: account.total,
+  };
+}

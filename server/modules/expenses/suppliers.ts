@@ -5,10 +5,17 @@ import { defineRoute } from '../../platform/route';
 import { ApiError, conflict, notFound } from '../../platform/errors';
 import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
 import { newId } from '../../platform/ids';
+import { zDeleted } from '../../platform/envelope';
 import { zSupplier, zSupplierCreate, zSupplierUpdate, type Supplier } from '../../../shared/schemas/supplier';
 import type { SuppliersTable } from './tables';
 
 type SupplierRow = Selectable<SuppliersTable>;
+
+/** A supplier's VAT id as printed: `RO` + CUI for a VAT payer, the bare CUI otherwise, null without a CUI. */
+export function supplierVatId(row: Pick<SupplierRow, 'cui' | 'vat_payer'>): string | null {
+  if (row.cui === null) return null;
+  return Number(row.vat_payer) ? `RO${row.cui}` : row.cui;
+}
 
 function toWire(row: SupplierRow): Supplier {
   const vatPayer = Boolean(row.vat_payer);
@@ -18,7 +25,7 @@ function toWire(row: SupplierRow): Supplier {
     name: row.name,
     cui: row.cui,
     vat_payer: vatPayer,
-    vat_id: row.cui === null ? null : vatPayer ? `RO${row.cui}` : row.cui,
+    vat_id: supplierVatId(row),
     reg_com: row.reg_com,
     address: row.address,
     email: row.email,
@@ -60,7 +67,6 @@ export const createSupplier = defineRoute({
   tags: ['suppliers'],
   scope: 'suppliers:write',
   create: true,
-  successStatus: 201,
   body: zSupplierCreate,
   response: zSupplier,
   errors: { supplier_exists: 409 },
@@ -187,7 +193,7 @@ export const deleteSupplier = defineRoute({
   tags: ['suppliers'],
   scope: 'suppliers:write',
   params: idParams,
-  response: z.object({ id: z.string(), object: z.literal('supplier'), deleted: z.literal(true) }),
+  response: zDeleted('supplier'),
   envelope: 'top',
   errors: { resource_missing: 404, supplier_in_use: 409 },
   handler: async (ctx) => {

@@ -6,9 +6,3 @@ import { pickLanguage } from '../../platform/zod-fields';
 export function invalid(locale: Locale, fields: Record<string, string>) {
   return validationFailed(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, pickLanguage(v, locale)])));
 }
-
-/** True for a unique-constraint violation on either dialect (the last guard of numbering and retries). */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}

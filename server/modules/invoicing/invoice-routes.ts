@@ -15,12 +15,13 @@ import {
 import { invoiceView } from './invoice-view';
 import { checkAndPrice, requireClient, resolveClient, storedRate } from './invoice-input';
 import { assertEinvoicingReady } from './einvoicing-ready';
-import { invalid, isUniqueViolation } from './fail';
+import { invalid } from './fail';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
 import { lineRows } from './pricing';
-import { deletedSchema } from './views';
+import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import './messages';
 
@@ -31,8 +32,9 @@ export const assignContext = (ctx: HandlerContext<unknown, unknown, unknown>): A
 });
 
 /**
- * Runs a create keyed by `client_local_uuid`: an earlier invoice with that uuid is the answer; two
- * concurrent first attempts race to the unique index, and the loser answers the winner's invoice.
+ * Runs a create keyed by `client_local_uuid`: an earlier invoice with that uuid is the answer (a
+ * replay: 200 with `Idempotent-Replayed`); two concurrent first attempts race to the unique index,
+ * and the loser answers the winner's invoice.
  */
 export async function onceByLocalUuid(
   ctx: HandlerContext<unknown, unknown, unknown>,
@@ -41,14 +43,20 @@ export async function onceByLocalUuid(
 ): Promise<Invoice> {
   if (uuid) {
     const existing = await findByLocalUuid(ctx.db, ctx.companyId, uuid);
-    if (existing) return invoiceWithLines(ctx.db, existing);
+    if (existing) {
+      ctx.replayed();
+      return invoiceWithLines(ctx.db, existing);
+    }
   }
   try {
     return await create();
   } catch (error) {
     if (uuid && (isUniqueViolation(error) || error instanceof AlreadyCreated)) {
       const existing = await findByLocalUuid(ctx.db, ctx.companyId, uuid);
-      if (existing) return invoiceWithLines(ctx.db, existing);
+      if (existing) {
+        ctx.replayed();
+        return invoiceWithLines(ctx.db, existing);
+      }
     }
     throw error;
   }
@@ -65,7 +73,7 @@ const createInvoice = defineRoute({
     'An issued invoice takes a number: the reservation of `reservation_token` (with the owning `device_id`), the `number` the lock holder ' +
     'printed offline (with its `device_id`; continuity checked), or the next number of `series_id` (default: the primary series of the ' +
     'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic. ' +
-    'A repeated `client_local_uuid` answers the invoice already created (200, same body) and creates nothing. The reply includes `lines`.',
+    'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', create: true,
   body: zInvoiceCreate, response: zInvoice, errors: INVOICE_ERRORS,
   handler: async (ctx) => {
@@ -211,8 +219,9 @@ const issueInvoice = defineRoute({
   description:
     'The draft takes the next number of `series_id` (default: its own series, else the primary one), or a reservation, or the lock ' +
     'holder\'s `number`, exactly as POST /invoices. The issue date defaults to today and the buyer snapshot is copied from the client now. ' +
-    'Repeating the call with the same `reservation_token` or `number` answers the issued invoice again.',
-  tags: ['invoices'], scope: 'invoices:write', create: true, params: idParams, body: zInvoiceIssue, response: zInvoice,
+    'Repeating the call with the same `reservation_token` or `number` answers the issued invoice again (header `Idempotent-Replayed: true`). ' +
+    'Answers 200, not 201: the invoice existed as a draft.',
+  tags: ['invoices'], scope: 'invoices:write', create: true, successStatus: 200, params: idParams, body: zInvoiceIssue, response: zInvoice,
   errors: { ...INVOICE_ERRORS, invoice_not_draft: 409 },
   handler: async (ctx) => {
     const b = ctx.body;
@@ -223,7 +232,10 @@ const issueInvoice = defineRoute({
         const sameClaim =
           (b.reservation_token !== undefined && current.reservation_token === b.reservation_token) ||
           (b.number !== undefined && Number(current.number) === b.number && (!b.series_id || b.series_id === current.series_id));
-        if (sameClaim) return current;
+        if (sameClaim) {
+          ctx.replayed();
+          return current;
+        }
         throw conflict('invoice_not_draft', 'id');
       }
       if (!current.client_id) throw requireClient(ctx.locale);
@@ -260,7 +272,7 @@ const deleteInvoice = defineRoute({
     'Contract general rule 4. A draft is removed and leaves no gap. A voided invoice or a storno invoice is removed, and its number ' +
     'stays used: it enters the gap register with reason `deleted`. Paid or partially paid: 409 `invoice_paid`. Issued and not voided: ' +
     '409 `invoice_not_deletable` (void it by storno). Sent to e-Factura: 409 `invoice_in_efactura`.',
-  tags: ['invoices'], scope: 'invoices:write', params: idParams, response: deletedSchema('invoice'), envelope: 'top',
+  tags: ['invoices'], scope: 'invoices:write', params: idParams, response: zDeleted('invoice'), envelope: 'top',
   errors: { resource_missing: 404, invoice_paid: 409, invoice_not_deletable: 409, invoice_in_efactura: 409 },
   handler: async (ctx) => {
     await ctx.db.transaction().execute(async (trx) => {

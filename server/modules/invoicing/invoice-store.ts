@@ -1,4 +1,5 @@
 import type { Db } from '../../db/types';
+import { insertRows } from '../../db/prepared';
 import type { Locale } from '../../platform/locale';
 import { newId } from '../../platform/ids';
 import type { Invoice } from '../../../shared/schemas/invoice';
@@ -133,8 +134,9 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     created_at: inv.now,
     updated_at: null,
   };
-  await trx.insertInto('invoices').values(row).execute();
+  // The hot path of every issue: statements prepared once per shape (see db/prepared.ts).
+  await insertRows(trx, 'invoices', [row]);
   const lines = lineRows(inv.id, inv.companyId, inv.priced, () => newId('invl'));
-  await trx.insertInto('invoice_lines').values(lines).execute();
+  await insertRows(trx, 'invoice_lines', lines);
   return { row, lines };
 }

@@ -1,9 +1,10 @@
 import type { Db, Dialect } from '../../db/types';
-import { todayInBucharest } from '../../../shared/dates';
+import { prepared } from '../../db/prepared';
 import { formatSeriesNumber } from '../../../shared/schemas/series';
 import { formatReceiptNumber } from '../../../shared/schemas/receipt-series';
 import { ApiError, conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { todayAt } from '../../platform/bucharest-time';
 import type { NumberSeriesTable, SeriesKind } from './tables';
 
 /**
@@ -15,20 +16,10 @@ import type { NumberSeriesTable, SeriesKind } from './tables';
 
 export type SeriesRow = NumberSeriesTable;
 
+export { todayAt };
+
 /** Receipt series never restart; their counter lives in year 0. */
 export const RECEIPT_YEAR = 0;
-
-// The calendar day changes once a day; Intl's time-zone formatting is slow enough to matter per request.
-let lastDay: { from: number; to: number; day: string } | null = null;
-
-export function todayAt(now: number): string {
-  if (lastDay && now >= lastDay.from && now < lastDay.to) return lastDay.day;
-  const day = todayInBucharest(new Date(now * 1000));
-  // Valid for the rest of this minute at least: no time zone moves the day inside a minute.
-  const from = now - (now % 60);
-  lastDay = { from, to: from + 60, day };
-  return day;
-}
 
 export function yearAt(now: number): number {
   return Number(todayAt(now).slice(0, 4));
@@ -38,6 +29,18 @@ export function yearOfDate(date: string): number {
   return Number(date.slice(0, 4));
 }
 
+interface SeriesKey {
+  id: string;
+  companyId: string;
+  kind: SeriesKind;
+}
+
+const seriesOf = (db: Db, p: SeriesKey) =>
+  db.selectFrom('number_series').selectAll().where('id', '=', p.id).where('company_id', '=', p.companyId).where('kind', '=', p.kind);
+// Every issue reads its series: prepared once (see db/prepared.ts), with and without the row lock.
+const seriesRow = prepared(['id', 'companyId', 'kind'], seriesOf);
+const seriesRowForUpdate = prepared(['id', 'companyId', 'kind'], (db, p: SeriesKey) => seriesOf(db, p).forUpdate());
+
 /** The series row, locked until the transaction ends (PostgreSQL); undefined when not the company's. */
 export async function lockSeriesRow(
   trx: Db,
@@ -46,13 +49,25 @@ export async function lockSeriesRow(
   seriesId: string,
   kind: SeriesKind,
 ): Promise<SeriesRow | undefined> {
-  const query = trx
-    .selectFrom('number_series')
-    .selectAll()
-    .where('id', '=', seriesId)
-    .where('company_id', '=', companyId)
-    .where('kind', '=', kind);
-  return dialect === 'postgres' ? query.forUpdate().executeTakeFirst() : query.executeTakeFirst();
+  return (dialect === 'postgres' ? seriesRowForUpdate : seriesRow).first(trx, { id: seriesId, companyId, kind });
+}
+
+/**
+ * Runs `change` on a series in one transaction, its row locked first; 404 `resource_missing` (param
+ * `id`) when the series is not the company's. Every write to a series (lock, unlock, update, delete)
+ * goes through here.
+ */
+export async function changeSeries<T>(
+  ctx: { db: Db; dialect: Dialect; companyId: string },
+  seriesId: string,
+  kind: SeriesKind,
+  change: (trx: Db, series: SeriesRow) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, seriesId, kind);
+    if (!series) throw notFound('id');
+    return change(trx, series);
+  });
 }
 
 export async function peekNext(trx: Db, series: SeriesRow, year: number): Promise<number> {
@@ -65,19 +80,22 @@ export async function peekNext(trx: Db, series: SeriesRow, year: number): Promis
   return row ? Number(row.next_number) : Number(series.start_number);
 }
 
+const advanceCounter = prepared(['seriesId', 'year', 'count'], (db, p: { seriesId: string; year: number; count: number }) =>
+  db
+    .updateTable('series_counters')
+    .set((eb) => ({ next_number: eb('next_number', '+', p.count) }))
+    .where('series_id', '=', p.seriesId)
+    .where('year', '=', p.year)
+    .returning('next_number'),
+);
+
 /**
  * Hands out `count` consecutive numbers of a year and returns the first. The caller holds the series
  * row lock, so the read and the write of the counter cannot interleave with another issuer.
  */
 export async function takeNumbers(trx: Db, series: SeriesRow, year: number, count = 1): Promise<number> {
   // One statement on the hot path: move the counter and read where it now stands.
-  const moved = await trx
-    .updateTable('series_counters')
-    .set((eb) => ({ next_number: eb('next_number', '+', count) }))
-    .where('series_id', '=', series.id)
-    .where('year', '=', year)
-    .returning('next_number')
-    .executeTakeFirst();
+  const moved = await advanceCounter.first(trx, { seriesId: series.id, year, count });
   if (moved) return Number(moved.next_number) - count;
   // First number of the year. The series row lock keeps a second issuer from getting here at the same time.
   const first = Number(series.start_number);

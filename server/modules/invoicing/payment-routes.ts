@@ -8,10 +8,11 @@ import { zPaymentMethodType } from '../../../shared/schemas/common';
 import { zPayment, zPaymentCreate } from '../../../shared/schemas/receipt';
 import type { Db } from '../../db/types';
 import type { Locale } from '../../platform/locale';
-import { invalid, isUniqueViolation } from './fail';
+import { invalid } from './fail';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
 import { todayAt } from './numbering';
-import { deletedSchema } from './views';
+import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable, PaymentsTable } from './tables';
 import './messages';
 
@@ -60,7 +61,10 @@ const createPayment = defineRoute({
     const b = ctx.body;
     if (b.client_local_uuid) {
       const existing = await findPaymentByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
-      if (existing) return paymentWithNumber(ctx.db, existing, ctx.locale);
+      if (existing) {
+        ctx.replayed();
+        return paymentWithNumber(ctx.db, existing, ctx.locale);
+      }
     }
     if (b.type === 'receipt') {
       throw invalid(ctx.locale, { type: 'Cash is received with POST /receipts.|Numerarul se încasează cu POST /receipts.' });
@@ -92,7 +96,10 @@ const createPayment = defineRoute({
     } catch (error) {
       if (b.client_local_uuid && isUniqueViolation(error)) {
         const existing = await findPaymentByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
-        if (existing) return paymentWithNumber(ctx.db, existing, ctx.locale);
+        if (existing) {
+          ctx.replayed();
+          return paymentWithNumber(ctx.db, existing, ctx.locale);
+        }
       }
       throw error;
     }
@@ -141,7 +148,7 @@ const getPayment = defineRoute({
 const deletePayment = defineRoute({
   method: 'DELETE', path: '/payments/:id', operationId: 'deletePayment', summary: 'Delete a payment',
   description: 'The invoice\'s paid state is recomputed. A receipt\'s payment is removed by deleting the receipt (409 `payment_linked_to_receipt`).',
-  tags: ['payments'], scope: 'payments:write', params: idParams, response: deletedSchema('payment'), envelope: 'top',
+  tags: ['payments'], scope: 'payments:write', params: idParams, response: zDeleted('payment'), envelope: 'top',
   errors: { resource_missing: 404, payment_linked_to_receipt: 409 },
   handler: async (ctx) => {
     await ctx.db.transaction().execute(async (trx) => {

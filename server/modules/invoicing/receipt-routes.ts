@@ -8,14 +8,16 @@ import type { Locale } from '../../platform/locale';
 import { fromBani, toBani } from '../../../shared/money';
 import { zPaymentMethodType } from '../../../shared/schemas/common';
 import { zReceipt, zReceiptCreate, zReceiptUpdate, type Receipt } from '../../../shared/schemas/receipt';
-import { invalid, isUniqueViolation } from './fail';
+import { invalid } from './fail';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
 import { assertPayable, assertWithinDue } from './payment-routes';
 import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt } from './numbering';
 import { defaultReceiptSeries } from './receipt-series-routes';
 import { findClient, isCurrencyEnabled } from './catalog-bridge';
 import { CURRENCY_NOT_ENABLED } from './invoice-input';
-import { bool, deletedSchema } from './views';
+import { bool } from './views';
+import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
 import './messages';
 
@@ -123,7 +125,10 @@ const createReceipt = defineRoute({
     const b = ctx.body;
     if (b.client_local_uuid) {
       const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
-      if (existing) return oneView(ctx.db, existing, ctx.locale);
+      if (existing) {
+        ctx.replayed();
+        return oneView(ctx.db, existing, ctx.locale);
+      }
     }
     const amount = toBani(b.amount);
     try {
@@ -191,7 +196,10 @@ const createReceipt = defineRoute({
     } catch (error) {
       if (b.client_local_uuid && isUniqueViolation(error)) {
         const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
-        if (existing) return oneView(ctx.db, existing, ctx.locale);
+        if (existing) {
+          ctx.replayed();
+          return oneView(ctx.db, existing, ctx.locale);
+        }
       }
       throw error;
     }
@@ -311,7 +319,7 @@ const deleteReceipt = defineRoute({
   description:
     'The receipt stays readable with `is_deleted` true and keeps its number; its payment row is removed and the invoice\'s paid state ' +
     'recomputed. Deleting an already deleted receipt answers the same reply again.',
-  tags: ['receipts'], scope: 'receipts:write', params: idParams, response: deletedSchema('receipt'), envelope: 'top',
+  tags: ['receipts'], scope: 'receipts:write', params: idParams, response: zDeleted('receipt'), envelope: 'top',
   errors: { resource_missing: 404 },
   handler: async (ctx) => {
     await ctx.db.transaction().execute(async (trx) => {

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
 import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
-import { notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { Db, Dialect } from '../../db/types';
 import { zSeriesLockRequest, zSeriesUnlockRequest } from '../../../shared/schemas/series';
 import { zReceiptSeries, zReceiptSeriesCreate, type ReceiptSeries } from '../../../shared/schemas/receipt-series';
 import {
-  applyLock, applyUnlock, findSeries, isLocked, lockSeriesRow, lockView, RECEIPT_YEAR, seriesWithCounter, type SeriesRow,
+  applyLock, applyUnlock, changeSeries, findSeries, isLocked, lockSeriesRow, lockView, RECEIPT_YEAR, seriesWithCounter, type SeriesRow,
   type SeriesWithCounter,
 } from './numbering';
 import { gapsRoute } from './reservation-routes';
@@ -68,6 +67,11 @@ export async function defaultReceiptSeries(trx: Db, dialect: Dialect, companyId:
 
 const idParams = z.object({ id: z.string() });
 
+/** The series as every route answers it: read again after the change, with its counter. */
+async function receiptSeriesReply(ctx: { db: Db; companyId: string }, id: string): Promise<ReceiptSeries> {
+  return receiptSeriesView(await findSeries(ctx.db, ctx.companyId, id, 'receipt', RECEIPT_YEAR));
+}
+
 const createReceiptSeries = defineRoute({
   method: 'POST', path: '/receipt-series', operationId: 'createReceiptSeries', summary: 'Create a receipt series',
   description: 'Receipts print `<prefix>-<number>`; numbers never restart. The first series of a work point is the one receipts use by default.',
@@ -85,7 +89,7 @@ const createReceiptSeries = defineRoute({
       await trx.insertInto('number_series').values(row).execute();
       return row.id;
     });
-    return receiptSeriesView(await findSeries(ctx.db, ctx.companyId, id, 'receipt', RECEIPT_YEAR));
+    return receiptSeriesReply(ctx, id);
   },
 });
 
@@ -107,7 +111,7 @@ const listReceiptSeries = defineRoute({
 const getReceiptSeries = defineRoute({
   method: 'GET', path: '/receipt-series/:id', operationId: 'getReceiptSeries', summary: 'Retrieve a receipt series',
   tags: ['receipts'], scope: 'receipts:read', params: idParams, response: zReceiptSeries, errors: { resource_missing: 404 },
-  handler: async (ctx) => receiptSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'receipt', RECEIPT_YEAR)),
+  handler: async (ctx) => receiptSeriesReply(ctx, ctx.params.id),
 });
 
 const lockReceiptSeries = defineRoute({
@@ -116,12 +120,8 @@ const lockReceiptSeries = defineRoute({
   tags: ['receipts'], scope: 'receipts:write', params: idParams, body: zSeriesLockRequest, response: zReceiptSeries,
   errors: { resource_missing: 404, series_locked: 409 },
   handler: async (ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'receipt');
-      if (!series) throw notFound('id');
-      await applyLock(trx, ctx.companyId, series, ctx.body, ctx.now);
-    });
-    return receiptSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'receipt', RECEIPT_YEAR));
+    await changeSeries(ctx, ctx.params.id, 'receipt', (trx, series) => applyLock(trx, ctx.companyId, series, ctx.body, ctx.now));
+    return receiptSeriesReply(ctx, ctx.params.id);
   },
 });
 
@@ -130,12 +130,8 @@ const unlockReceiptSeries = defineRoute({
   tags: ['receipts'], scope: 'receipts:write', params: idParams, body: zSeriesUnlockRequest, response: zReceiptSeries,
   errors: { resource_missing: 404, forbidden: 403 },
   handler: async (ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'receipt');
-      if (!series) throw notFound('id');
-      await applyUnlock(trx, series, ctx.body.device_id, ctx.now);
-    });
-    return receiptSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'receipt', RECEIPT_YEAR));
+    await changeSeries(ctx, ctx.params.id, 'receipt', (trx, series) => applyUnlock(trx, series, ctx.body.device_id, ctx.now));
+    return receiptSeriesReply(ctx, ctx.params.id);
   },
 });
 

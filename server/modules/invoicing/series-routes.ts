@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
 import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
-import { notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import type { Db } from '../../db/types';
 import {
   DOCUMENT_TYPES, zInvoiceSeries, zInvoiceSeriesCreate, zInvoiceSeriesUpdate, zSeriesLockRequest, zSeriesUnlockRequest,
   type InvoiceSeries,
 } from '../../../shared/schemas/series';
 import {
-  applyLock, applyUnlock, findSeries, formatProblem, inUse, isLocked, lockSeriesRow, lockView, makePrimary,
+  applyLock, applyUnlock, changeSeries, findSeries, formatProblem, inUse, isLocked, lockView, makePrimary,
   seriesIsUsed, seriesReferenced, seriesWithCounter, yearAt, type SeriesWithCounter,
 } from './numbering';
 import { invalid } from './fail';
-import { deletedSchema } from './views';
+import { zDeleted } from '../../platform/envelope';
 import './messages';
 
 /** The format of a series created without one: `TJ-2026-0042`. */
@@ -39,6 +39,12 @@ export function invoiceSeriesView(row: SeriesWithCounter, year: number): Invoice
 
 const idParams = z.object({ id: z.string() });
 
+/** The series as every route answers it: read again after the change, with the current year's counter. */
+async function seriesReply(ctx: { db: Db; companyId: string; now: number }, id: string): Promise<InvoiceSeries> {
+  const year = yearAt(ctx.now);
+  return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, id, 'invoice', year), year);
+}
+
 const createSeries = defineRoute({
   method: 'POST', path: '/invoice-series', operationId: 'createInvoiceSeries', summary: 'Create an invoice series',
   description: 'Only `name` is required. `format` defaults to `{name}-{year}-{number:4}` and must contain `{number}`. The series belongs to the selected work point.',
@@ -64,8 +70,7 @@ const createSeries = defineRoute({
         await makePrimary(trx, { id, work_point_id: ctx.workPointId, kind: 'invoice', document_type: body.document_type });
       }
     });
-    const year = yearAt(ctx.now);
-    return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, id, 'invoice', year), year);
+    return seriesReply(ctx, id);
   },
 });
 
@@ -94,8 +99,7 @@ const getSeries = defineRoute({
   tags: ['invoice_series'], scope: 'invoice_series:read', params: idParams, response: zInvoiceSeries,
   errors: { resource_missing: 404 },
   handler: async (ctx) => {
-    const year = yearAt(ctx.now);
-    return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'invoice', year), year);
+    return seriesReply(ctx, ctx.params.id);
   },
 });
 
@@ -110,9 +114,7 @@ const updateSeries = defineRoute({
       const problem = formatProblem(body.format);
       if (problem) throw invalid(ctx.locale, { format: problem });
     }
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'invoice');
-      if (!series) throw notFound('id');
+    await changeSeries(ctx, ctx.params.id, 'invoice', async (trx, series) => {
       const used = await seriesIsUsed(trx, series.id);
       if (used && body.start_number !== undefined && body.start_number !== Number(series.start_number)) throw inUse('start_number');
       if (used && body.document_type !== undefined && body.document_type !== series.document_type) throw inUse('document_type');
@@ -135,8 +137,7 @@ const updateSeries = defineRoute({
         await makePrimary(trx, { id: series.id, work_point_id: series.work_point_id, kind: 'invoice', document_type: documentType });
       }
     });
-    const year = yearAt(ctx.now);
-    return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'invoice', year), year);
+    return seriesReply(ctx, ctx.params.id);
   },
 });
 
@@ -144,12 +145,10 @@ const deleteSeries = defineRoute({
   method: 'DELETE', path: '/invoice-series/:id', operationId: 'deleteInvoiceSeries', summary: 'Delete an unused invoice series',
   description: 'A series from which a number was taken (issued invoice, reservation, lock takeover), or that a draft names, answers 409 `in_use`.',
   tags: ['invoice_series'], scope: 'invoice_series:write', params: idParams,
-  response: deletedSchema('invoice_series'), envelope: 'top',
+  response: zDeleted('invoice_series'), envelope: 'top',
   errors: { resource_missing: 404, in_use: 409 },
   handler: async (ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'invoice');
-      if (!series) throw notFound('id');
+    await changeSeries(ctx, ctx.params.id, 'invoice', async (trx, series) => {
       if ((await seriesIsUsed(trx, series.id)) || (await seriesReferenced(trx, series.id))) throw inUse('id');
       await trx.deleteFrom('number_series').where('id', '=', series.id).execute();
     });
@@ -166,13 +165,8 @@ const lockSeries = defineRoute({
   tags: ['invoice_series'], scope: 'invoice_series:write', params: idParams, body: zSeriesLockRequest, response: zInvoiceSeries,
   errors: { resource_missing: 404, series_locked: 409 },
   handler: async (ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'invoice');
-      if (!series) throw notFound('id');
-      await applyLock(trx, ctx.companyId, series, ctx.body, ctx.now);
-    });
-    const year = yearAt(ctx.now);
-    return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'invoice', year), year);
+    await changeSeries(ctx, ctx.params.id, 'invoice', (trx, series) => applyLock(trx, ctx.companyId, series, ctx.body, ctx.now));
+    return seriesReply(ctx, ctx.params.id);
   },
 });
 
@@ -182,13 +176,8 @@ const unlockSeries = defineRoute({
   tags: ['invoice_series'], scope: 'invoice_series:write', params: idParams, body: zSeriesUnlockRequest, response: zInvoiceSeries,
   errors: { resource_missing: 404, forbidden: 403 },
   handler: async (ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'invoice');
-      if (!series) throw notFound('id');
-      await applyUnlock(trx, series, ctx.body.device_id, ctx.now);
-    });
-    const year = yearAt(ctx.now);
-    return invoiceSeriesView(await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'invoice', year), year);
+    await changeSeries(ctx, ctx.params.id, 'invoice', (trx, series) => applyUnlock(trx, series, ctx.body.device_id, ctx.now));
+    return seriesReply(ctx, ctx.params.id);
   },
 });
 

@@ -1,10 +1,5 @@
-import { z } from 'zod';
 import { mulDivRound } from '../../../shared/money';
 
-/** DELETE replies put their payload beside `success`, as the contract's DELETE /languages/{id} does. */
-export function deletedSchema<T extends string>(object: T) {
-  return z.object({ object: z.literal(object), id: z.string(), deleted: z.literal(true) });
-}
 
 export const bool = (v: unknown): boolean => Boolean(Number(v));
 

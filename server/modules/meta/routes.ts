@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
+import { prepared } from '../../db/prepared';
 import { workPointRoutes } from './work-points';
+
+const companyAndWorkPoints = prepared(['companyId'], (db, p: { companyId: string }) =>
+  db
+    .selectFrom('work_points')
+    .innerJoin('companies', 'companies.id', 'work_points.company_id')
+    .select(['companies.name as company_name', 'companies.cui', 'work_points.id', 'work_points.name'])
+    .where('work_points.company_id', '=', p.companyId)
+    .orderBy('work_points.name')
+    .orderBy('work_points.id'),
+);
 
 /** Who am I: lets a client check its key and learn its company and work point. */
 const whoami = defineRoute({
@@ -20,15 +31,8 @@ const whoami = defineRoute({
     scopes: z.array(z.string()),
   }),
   handler: async (ctx) => {
-    // One query for the company and its work points: this is the route clients probe most.
-    const rows = await ctx.db
-      .selectFrom('work_points')
-      .innerJoin('companies', 'companies.id', 'work_points.company_id')
-      .select(['companies.name as company_name', 'companies.cui', 'work_points.id', 'work_points.name'])
-      .where('work_points.company_id', '=', ctx.companyId)
-      .orderBy('work_points.name')
-      .orderBy('work_points.id')
-      .execute();
+    // One query for the company and its work points, prepared once: this is the route clients probe most.
+    const rows = await companyAndWorkPoints.rows(ctx.db, { companyId: ctx.companyId });
     const first = rows[0];
     if (!first) throw new Error(`company ${ctx.companyId} has no work point`);
     const workPoints = rows.map((r) => ({ id: r.id, name: r.name }));

@@ -94,7 +94,6 @@ const createWorkPoint = defineRoute({
   tags,
   scope: 'work_points:write',
   create: true,
-  successStatus: 201,
   body: zWorkPointCreate,
   response: zWorkPoint,
   errors: { work_point_exists: 409, idempotency_conflict: 409, idempotency_in_progress: 409 },

@@ -134,19 +134,20 @@ describe.each(DIALECTS)('clients on %s', (dialect) => {
     expect((await f.ok('POST', '/clients', { name: 'B SRL', cui: VALID.cui, iban: VALID.ibanFr })).body.data.iban).toBe(VALID.ibanFr);
   });
 
-  it('returns the first client for a repeated client_local_uuid (200, same id), whatever the body', async () => {
+  it('returns the first client for a repeated client_local_uuid (200 instead of 201, same id), whatever the body', async () => {
     const f = await firm(server);
     const uuid = randomUUID();
     const first = await f.ok('POST', '/clients', { name: 'Offline SRL', cui: VALID.cui, client_local_uuid: uuid });
+    expect(first.status).toBe(201);
     expect(first.body.data.client_local_uuid).toBe(uuid);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     server.clock.advance(60);
-    const again = await f.ok('POST', '/clients', { name: 'Offline SRL (retry)', cui: VALID.cui2, client_local_uuid: uuid });
+    const again = await f.ok('POST', '/clients', { name: 'Offline SRL (retry)', cui: VALID.cui2, client_local_uuid: uuid }, 200);
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data).toEqual(first.body.data);
     // Even an invalid retry body answers the client already made: the first delivery was the one that counted.
-    const invalid = await f.ok('POST', '/clients', { name: 'X', cui: '1590083', client_local_uuid: uuid });
+    const invalid = await f.ok('POST', '/clients', { name: 'X', cui: '1590083', client_local_uuid: uuid }, 200);
     expect(invalid.body.data.id).toBe(first.body.data.id);
     const list = await f.ok('GET', '/clients');
     expect(list.body.data.total).toBe(1);
@@ -155,7 +156,9 @@ describe.each(DIALECTS)('clients on %s', (dialect) => {
     const racing = await Promise.all(
       [1, 2, 3, 4].map(() => f.call('POST', '/clients', { name: 'Concurent SRL', cui: VALID.cui, client_local_uuid: uuid2 })),
     );
-    expect(racing.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // One delivery made it (201); the others are replays of it (200, Idempotent-Replayed).
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
+    for (const r of racing) expect(r.headers.get('idempotent-replayed')).toBe(r.status === 200 ? 'true' : null);
     expect(new Set(racing.map((r) => r.body.data.id)).size).toBe(1);
     expect((await f.ok('GET', '/clients')).body.data.total).toBe(2);
     // The same uuid in another company is another client.
@@ -169,7 +172,10 @@ describe.each(DIALECTS)('clients on %s', (dialect) => {
     const body = { name: 'Idem SRL', cui: VALID.cui };
     const a = await f.call('POST', '/clients', body, { 'idempotency-key': 'k-1' });
     const b = await f.call('POST', '/clients', body, { 'idempotency-key': 'k-1' });
-    expect(a.status).toBe(200);
+    expect(a.status).toBe(201);
+    // The stored reply, status included, with the replay header.
+    expect(b.status).toBe(201);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
     expect(b.body.data.id).toBe(a.body.data.id);
     expect((await f.ok('GET', '/clients')).body.data.total).toBe(1);
   });
@@ -218,7 +224,7 @@ describe.each(DIALECTS)('clients on %s', (dialect) => {
     expect(error.param).toBe('id');
     // Deleting again is safe; the offline retry of its create answers the deleted client.
     await f.ok('DELETE', `/clients/${c.id}`);
-    const replay = await f.ok('POST', '/clients', { name: 'Șters SRL', cui: VALID.cui, client_local_uuid: uuid });
+    const replay = await f.ok('POST', '/clients', { name: 'Șters SRL', cui: VALID.cui, client_local_uuid: uuid }, 200);
     expect(replay.body.data).toMatchObject({ id: c.id, is_deleted: true });
     expectError(await f.call('DELETE', '/clients/cli_missing'), 404, 'resource_missing');
   });

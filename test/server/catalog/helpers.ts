@@ -24,7 +24,7 @@ export interface Firm {
   key: string;
   companyId: string;
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiReply>;
-  /** Calls and expects `status` (200 by default); returns the reply. */
+  /** Calls and expects `status` (default 201 for a POST, every POST of the catalog being a create; else 200); returns the reply. */
   ok(method: string, path: string, body?: unknown, status?: number): Promise<ApiReply>;
 }
 
@@ -35,7 +35,7 @@ export async function firm(server: TestServer, scopes?: string[]): Promise<Firm>
     key: created.api_key,
     companyId: created.company_id,
     call,
-    ok: async (method, path, body, status = 200) => {
+    ok: async (method, path, body, status = method === 'POST' ? 201 : 200) => {
       const res = await call(method, path, body);
       if (res.status !== status) throw new Error(`${method} ${path} answered ${res.status}, expected ${status}: ${res.text}`);
       return res;

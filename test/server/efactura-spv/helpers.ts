@@ -183,7 +183,7 @@ async function series(f: Firm, documentType: 'fiscal' | 'proforma'): Promise<str
   const known = seriesOf.get(f) ?? {};
   if (known[documentType]) return known[documentType];
   const name = documentType === 'fiscal' ? 'TJT' : 'PRF';
-  const res = await f.ok('POST', '/invoice-series', { name, document_type: documentType, is_primary: true });
+  const res = await f.ok('POST', '/invoice-series', { name, document_type: documentType, is_primary: true }, 201);
   known[documentType] = res.body.data.id;
   seriesOf.set(f, known);
   return res.body.data.id;

@@ -49,7 +49,7 @@ describe.each(DIALECTS)('supplier bills from the SPV inbox on %s', (dialect) => 
   it('imports each received invoice once, with its supplier, lines and amounts', async () => {
     const f = await firm(env);
     // The supplier is also a client of ours: the bill points at that client.
-    const client = await f.ok('POST', '/clients', { type: 'company', name: 'Exemplu Furnizor SRL', cui: `RO${SUPPLIER_CUI}`, country: 'RO' });
+    const client = await f.ok('POST', '/clients', { type: 'company', name: 'Exemplu Furnizor SRL', cui: `RO${SUPPLIER_CUI}`, country: 'RO' }, 201);
     const a = receive(f, supplierXml(f.cui, { number: 'EF-1001' }));
     receive(f, supplierXml(f.cui, { number: 'EF-1002', due: '2026-11-20' }));
     receive(f, supplierXml(f.cui, { number: 'EF-1003', kind: 'credit_note', lines: [{ name: 'Retur toner', quantity_milli: 1000, unit_price_bani: 31_000, vat_category: 'S', vat_rate_bp: 2100, unit_code: 'H87' }] }));

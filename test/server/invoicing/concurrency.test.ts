@@ -16,36 +16,38 @@ type Outcome = { issued: number[]; released: number[] };
 async function issuer(firm: Firm, seriesId: string, clientId: string, index: number): Promise<Outcome> {
   const out: Outcome = { issued: [], released: [] };
   const device = `dev-${index}`;
-  const must = async (method: string, path: string, body: unknown) => {
+  /** Calls and expects one of `statuses`: 201 for a create, 200 for a replay or another call. */
+  const must = async (method: string, path: string, body: unknown, statuses = [200]) => {
     const res = await firm.call(method, path, body);
-    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    if (!statuses.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
     return res.body.data;
   };
+  const CREATED = [201];
   for (let round = 0; round < ROUNDS; round++) {
     switch (index % 4) {
       case 0:
-        out.issued.push((await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, items: [LINE] })).number);
+        out.issued.push((await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, items: [LINE] }, CREATED)).number);
         break;
       case 1: {
-        const draft = await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, is_draft: true, items: [LINE] });
+        const draft = await must('POST', '/invoices', { client_id: clientId, series_id: seriesId, is_draft: true, items: [LINE] }, CREATED);
         out.issued.push((await must('POST', `/invoices/${draft.id}/issue`, {})).number);
         break;
       }
       case 2: {
-        const [keep, drop] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device, count: 2 })).data;
+        const [keep, drop] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device, count: 2 }, CREATED)).data;
         const invoice = await must('POST', '/invoices', {
           client_id: clientId, items: [LINE], reservation_token: keep.token, device_id: device, client_local_uuid: randomUUID(),
-        });
+        }, CREATED);
         out.issued.push(invoice.number);
         out.released.push((await must('POST', `/invoice-series/reservations/${drop.token}/release?device_id=${device}`, undefined)).number);
         break;
       }
       default: {
-        const [only] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device })).data;
+        const [only] = (await must('POST', `/invoice-series/${seriesId}/reservations`, { device_id: device }, CREATED)).data;
         const uuid = randomUUID();
         const body = { client_id: clientId, items: [LINE], reservation_token: only.token, device_id: device, client_local_uuid: uuid };
-        // A sync that retries at once must not make a second invoice.
-        const [a, b] = await Promise.all([must('POST', '/invoices', body), must('POST', '/invoices', body)]);
+        // A sync that retries at once must not make a second invoice: one delivery creates (201), the other replays it (200).
+        const [a, b] = await Promise.all([must('POST', '/invoices', body, [200, 201]), must('POST', '/invoices', body, [200, 201])]);
         expect(a.id).toBe(b.id);
         out.issued.push(a.number);
       }

@@ -203,6 +203,7 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       expect(issued).toMatchObject({ number: 1, series_id: seriesId });
       const repeated = await firm.call('POST', `/invoices/${draft.id}/issue`, { reservation_token: r.token, device_id: 'dev-a' });
       expect(repeated.status).toBe(200);
+      expect(repeated.headers.get('idempotent-replayed')).toBe('true');
       expect(repeated.body.data).toEqual(issued);
 
       const locked = await newSeries(firm, { name: 'LK' });
@@ -288,7 +289,7 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       const { firm, clientId, seriesId } = await setup();
       const original = await issue(firm, { client_id: clientId, series_id: seriesId, items: MIXED_LINES });
       const res = await firm.call('POST', `/invoices/${original.id}/storno`, {});
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
       const storno = res.body.data;
       expect(storno).toMatchObject({
         status: 'storno', number: 2, full_number: 'TJ-2026-0002', storno_of: original.id, client_id: clientId,
@@ -415,7 +416,9 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       const uuid = randomUUID();
       const body = { client_id: clientId, series_id: seriesId, items: MIXED_LINES, client_local_uuid: uuid, device_id: 'dev-a' };
       const replies = await Promise.all(Array.from({ length: 6 }, () => firm.call('POST', '/invoices', body)));
-      expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      // One delivery created it (201); every other one is a replay (200, Idempotent-Replayed: true).
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      for (const r of replies) expect(r.headers.get('idempotent-replayed')).toBe(r.status === 200 ? 'true' : null);
       const ids = new Set(replies.map((r) => r.body.data.id));
       expect(ids.size).toBe(1);
       for (const r of replies) expect(r.body.data).toEqual(replies[0]!.body.data);

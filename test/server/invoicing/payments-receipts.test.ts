@@ -30,7 +30,7 @@ describe.each(DIALECTS)('payments and receipts on %s', (dialect) => {
     it('records a payment with its VAT share and derives the paid state', async () => {
       const { firm, clientId, invoice } = await setup();
       const res = await firm.call('POST', '/payments', { invoice_id: invoice.id, amount: 50, date: '2026-11-20' });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
       // VAT share: round(5000 * 1911 / 11011) = 868 bani.
       expect(res.body.data).toMatchObject({
         object: 'payment', amount: 50, amount_vat: 8.68, amount_without_vat: 41.32, currency: 'RON', date: '2026-11-20',
@@ -148,7 +148,7 @@ describe.each(DIALECTS)('payments and receipts on %s', (dialect) => {
       const firm = await newFirm(server);
       const client = await newClient(firm, 'Epsilon SRL');
       const res = await firm.call('POST', '/receipts', { client_id: client.id, amount: 121, amount_vat: 21, observations: 'Avans' });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({
         object: 'receipt', receipt_number: 'CH-1', amount: 121, amount_vat: 21, amount_without_vat: 100, currency: 'RON',
         date: '2026-11-21', observations: 'Avans', language: 'ro', is_draft: false, is_deleted: false, exchange_rate: null,
@@ -206,7 +206,8 @@ describe.each(DIALECTS)('payments and receipts on %s', (dialect) => {
       const body = { invoice_id: invoice.id, amount: 10, client_local_uuid: randomUUID() };
       const replies = await Promise.all([1, 2, 3].map(() => firm.call('POST', '/receipts', body)));
       expect(new Set(replies.map((r) => r.body.data.id)).size).toBe(1);
-      expect(replies.every((r) => r.status === 200)).toBe(true);
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+      for (const r of replies) expect(r.headers.get('idempotent-replayed')).toBe(r.status === 200 ? 'true' : null);
       expect((await firm.ok('GET', `/invoices/${invoice.id}`)).amount_paid).toBe(10);
       expect((await firm.ok('GET', '/receipts')).total).toBe(1);
     });

@@ -79,10 +79,11 @@ describe.each(DIALECTS)('number reservations on %s', (dialect) => {
     const uuid = randomUUID();
     const body = { client_id: clientId, items: [LINE], reservation_token: r.token, device_id: 'dev-a', client_local_uuid: uuid };
     const first = await firm.call('POST', '/invoices', body);
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({ number: 1, full_number: 'TJ-2026-0001', series_id: seriesId, status: 'issued', client_local_uuid: uuid, device_id: 'dev-a' });
     const retry = await firm.call('POST', '/invoices', body);
     expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body.data).toEqual(first.body.data);
     const listed = await firm.ok('GET', `/invoice-series/${seriesId}/reservations?status=consumed`);
     expect(listed.data[0]).toMatchObject({ token: r.token, status: 'consumed', consumed_at: T2026, client_local_uuid: uuid });
@@ -165,7 +166,7 @@ describe.each(DIALECTS)('number reservations on %s', (dialect) => {
       const late = await firm.call('POST', '/invoices', {
         client_id: clientId, items: [LINE], reservation_token: r.token, device_id: 'dev-a', client_local_uuid: randomUUID(),
       });
-      expect(late.status).toBe(200);
+      expect(late.status).toBe(201);
       expect(late.body.data.number).toBe(1);
       expectError(
         await firm.call('POST', '/invoices', { client_id: clientId, items: [LINE], reservation_token: s.token, device_id: 'dev-b', client_local_uuid: randomUUID() }),

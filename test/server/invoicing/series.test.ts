@@ -25,7 +25,7 @@ describe.each(DIALECTS)('invoice series on %s', (dialect) => {
   it('creates a series from its name alone, with documented defaults', async () => {
     const firm = await newFirm(server);
     const res = await firm.call('POST', '/invoice-series', { name: 'TJ' });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       object: 'invoice_series', name: 'TJ', document_type: 'fiscal', description: '', start_number: 1, next_number: 1,
       format: '{name}-{year}-{number:4}', is_primary: false, is_used: false, is_locked: false, lock: null, year: 2026,
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('invoice series on %s', (dialect) => {
       const reserve = await firm.call('POST', `/invoice-series/${series.id}/reservations`, { device_id: 'dev-a', count: 2 });
       expectError(reserve, 409, 'series_locked');
       // Drafts take no number, so anyone may still make one.
-      expect((await firm.call('POST', '/invoices', { series_id: series.id, is_draft: true, items: [LINE] })).status).toBe(200);
+      expect((await firm.call('POST', '/invoices', { series_id: series.id, is_draft: true, items: [LINE] })).status).toBe(201);
       expect(await firm.ok('GET', `/invoice-series/${series.id}`)).toMatchObject({ next_number: 4 });
     });
 
