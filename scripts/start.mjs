@@ -3,16 +3,33 @@
 // and names the web host, which runs the same app in a browser.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { ensureElectronSqlite } from './electron-native.mjs';
 
 const require = createRequire(import.meta.url);
-let electronPath;
-try {
-  electronPath = require('electron');
-} catch {
-  electronPath = null;
+
+/**
+ * The Electron executable, or null. Electron's own entry tries to download the binary when it is
+ * missing; we look first (its `path.txt` is written only by a completed install) so that a machine
+ * without network gets our message at once instead of a failed download.
+ */
+function findElectron() {
+  let packageDir;
+  try {
+    packageDir = dirname(require.resolve('electron/package.json'));
+  } catch {
+    return null;
+  }
+  if (!process.env.ELECTRON_OVERRIDE_DIST_PATH && !existsSync(join(packageDir, 'path.txt'))) return null;
+  try {
+    return require('electron');
+  } catch {
+    return null;
+  }
 }
+
+const electronPath = findElectron();
 if (typeof electronPath !== 'string' || !existsSync(electronPath)) {
   console.error(
     [
