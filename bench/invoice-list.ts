@@ -19,13 +19,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, Page } from 'playwright-core';
 import { addDays } from '../shared/dates';
-import { EventHub } from '../main/app/event-hub';
-import { createMainServices, type RunningServices } from '../main/app/services';
+import type { RunningServices } from '../main/app/services';
 import { createRouter } from '../main/ipc/index';
-import { senderCheck } from '../main/ipc/sender';
-import { FileSecretStore } from '../main/secrets/index';
 import { buildBridgeScript } from '../main/web-host/bridge-bundle';
-import { startWebHost, type WebHost } from '../main/web-host/server';
+import type { WebHost } from '../main/web-host/server';
+import { startWebHost } from '../main/web-host/start';
 import { launchChromium } from '../test/e2e/support/browser';
 import { ensureRendererBuilt } from '../test/e2e/support/build';
 
@@ -43,28 +41,15 @@ interface Stack {
 
 async function startStack(bridgeScript: string): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), 'tejghea-bench-'));
-  const hub = new EventHub();
-  let origins: string[] = [];
-  const services = createMainServices({
-    dataDir: dir,
-    // Nothing listens there: the app stays offline and the bench measures the local path only.
-    defaultApiUrl: 'http://127.0.0.1:9/v1',
-    secrets: new FileSecretStore(dir),
-    host: { kind: 'web' },
-    emit: hub.emit,
-    timers: false,
-  });
-  const router = createRouter(services, (sender) => senderCheck(origins)(sender));
-  const host = await startWebHost({ router, host: '127.0.0.1', port: 0, rendererDir: join(process.cwd(), 'dist', 'renderer'), bridgeScript });
-  origins = host.origins;
-  hub.subscribe(host.broadcast);
+  // The web host as `npm run start:web` composes it; nothing listens at the API address, so the app
+  // stays offline and the bench measures the local path only.
+  const running = await startWebHost({ dataDir: dir, apiUrl: 'http://127.0.0.1:9/v1', port: 0, bridgeScript, services: { timers: false } });
   return {
-    services,
-    host,
+    services: running.services,
+    host: running.host,
     dir,
     close: async () => {
-      await host.close();
-      await services.close();
+      await running.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -5,6 +5,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { IPC_EVENT, IPC_INVOKE, type EventName } from '../shared/ipc/channels';
+import { ELECTRON_PDF_OPTIONS } from '../shared/print/pdf-layout';
 import { EventHub } from './app/event-hub';
 import { createMainServices, type RunningServices } from './app/services';
 import { createRouter } from './ipc/index';
@@ -99,17 +100,23 @@ async function savePdf(parent: BrowserWindow | null, html: string, fileName: str
   });
   try {
     await win.loadURL(`${APP_ORIGIN}/__print/${id}.html`);
-    // The template sets its own page margins (CSS @page), so Chromium adds none.
-    const pdf = await win.webContents.printToPDF({ printBackground: true, pageSize: 'A4', margins: { top: 0, bottom: 0, left: 0, right: 0 } });
-    const options = { defaultPath: join(app.getPath('documents'), fileName), filters: [{ name: 'PDF', extensions: ['pdf'] }] };
-    const choice = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
-    if (choice.canceled || !choice.filePath) return { saved: false, path: null };
-    await writeFile(choice.filePath, pdf);
-    return { saved: true, path: choice.filePath };
+    // The template sets its own page margins (CSS @page), so Chromium adds none; the footer (page x
+    // of y) is the same one the browser tests print with (shared/print/pdf-layout).
+    const pdf = await win.webContents.printToPDF({ ...ELECTRON_PDF_OPTIONS, margins: { top: 0, bottom: 0, left: 0, right: 0 } });
+    return await saveBytes(parent, pdf, fileName);
   } finally {
     printJobs.delete(id);
     win.destroy();
   }
+}
+
+/** Asks where to save a PDF (the Documents folder by default) and writes it; cancelled: `saved` false. */
+async function saveBytes(parent: BrowserWindow | null, bytes: Uint8Array, fileName: string): Promise<{ saved: boolean; path: string | null }> {
+  const options = { defaultPath: join(app.getPath('documents'), fileName), filters: [{ name: 'PDF', extensions: ['pdf'] }] };
+  const choice = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options);
+  if (choice.canceled || !choice.filePath) return { saved: false, path: null };
+  await writeFile(choice.filePath, bytes);
+  return { saved: true, path: choice.filePath };
 }
 
 let mainWindow: BrowserWindow | null = null;
@@ -140,7 +147,11 @@ async function start(): Promise<void> {
     dataDir,
     defaultApiUrl: process.env.TEJGHEA_API_URL ?? 'https://api.tejghea.ro/v1',
     secrets: new SafeStorageSecretStore(safeStorage, dataDir),
-    host: { kind: 'electron', savePdf: (html, fileName) => savePdf(mainWindow, html, fileName) },
+    host: {
+      kind: 'electron',
+      savePdf: (html, fileName) => savePdf(mainWindow, html, fileName),
+      saveFile: (bytes, fileName) => saveBytes(mainWindow, bytes, fileName),
+    },
     appVersion: app.getVersion(),
     emit: hub.emit,
     // better-sqlite3 built for Electron's ABI, beside the Node build the tests use.

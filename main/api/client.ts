@@ -25,6 +25,11 @@ export interface ApiClientOptions {
   /** [0, 1): jitter source (tests pass a seeded one). */
   random?: () => number;
   locale?: 'ro' | 'en';
+  /**
+   * The work point every request acts on (`work_point_id` in the query string), read at every
+   * request so a change applies at once; null: the key's own.
+   */
+  workPointId?: () => string | null;
   /** Every reply (and every failure without one), for the online/offline state and statistics. */
   onOutcome?: (outcome: { ok: boolean; status: number | null; reached: boolean }) => void;
 }
@@ -41,9 +46,18 @@ export interface RequestSpec<S extends z.ZodType> {
   schema: S;
   envelope?: 'data' | 'top';
   priority?: Priority;
+  /** false: do not add the selected work point (a key check asks about the key itself). */
+  workPoint?: false;
   /** Overrides the client's retry policy (a probe tries once). */
   retry?: Partial<RetryPolicy>;
   signal?: AbortSignal;
+}
+
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  contentType: string;
+  /** From Content-Disposition, when the server named the file. */
+  fileName: string | null;
 }
 
 export interface ApiStats {
@@ -101,14 +115,27 @@ export class ApiClient {
   }
 
   async request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+    return this.withRetries(spec, () => this.once(spec, 'json') as Promise<z.output<S>>);
+  }
+
+  /**
+   * A reply that is a file (a PDF), not JSON: the same key, pacing, retries and typed errors (an
+   * error reply is still the JSON envelope), the body returned as bytes.
+   */
+  async download(spec: Omit<RequestSpec<z.ZodUnknown>, 'schema' | 'envelope' | 'body' | 'create' | 'idempotencyKey'>): Promise<DownloadedFile> {
+    const full = { ...spec, schema: z.unknown() };
+    return this.withRetries(full, () => this.once(full, 'bytes') as Promise<DownloadedFile>);
+  }
+
+  private async withRetries<T>(spec: RequestSpec<z.ZodType>, attempt: () => Promise<T>): Promise<T> {
     if (spec.create && !spec.idempotencyKey) throw new Error(`create ${spec.method} ${spec.path} needs an Idempotency-Key`);
     const policy = { ...this.retry, ...spec.retry };
-    for (let attempt = 1; ; attempt++) {
+    for (let n = 1; ; n++) {
       try {
-        return await this.once(spec);
+        return await attempt();
       } catch (error) {
-        if (!(error instanceof ApiClientError) || !error.retryable || attempt >= policy.maxAttempts || spec.signal?.aborted) throw error;
-        const delay = this.backoff(error, attempt, policy);
+        if (!(error instanceof ApiClientError) || !error.retryable || n >= policy.maxAttempts || spec.signal?.aborted) throw error;
+        const delay = this.backoff(error, n, policy);
         // A server asking for a long pause (a spent hourly budget) is not waited out inside one call:
         // the caller reschedules (the outbox item's next attempt) and the pacer holds everything else.
         if (delay > policy.maxDelayMs) throw error;
@@ -128,7 +155,7 @@ export class ApiClient {
     return jittered;
   }
 
-  private async once<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.output<S>> {
+  private async once<S extends z.ZodType>(spec: RequestSpec<S>, read: 'json' | 'bytes'): Promise<z.output<S> | DownloadedFile> {
     const key = await this.options.apiKey();
     if (!key) throw new ApiNotConfiguredError();
     const ticket = await this.pacer.acquire(spec.create === true, spec.priority ?? 'interactive', spec.signal);
@@ -137,6 +164,10 @@ export class ApiClient {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) url.searchParams.append(name, String(v));
       else url.searchParams.set(name, String(value));
+    }
+    if (spec.workPoint !== false && !url.searchParams.has('work_point_id')) {
+      const workPoint = this.options.workPointId?.() ?? null;
+      if (workPoint) url.searchParams.set('work_point_id', workPoint);
     }
     const headers: Record<string, string> = {
       authorization: `Bearer ${key}`,
@@ -151,7 +182,7 @@ export class ApiClient {
     spec.signal?.addEventListener('abort', onAbort, { once: true });
     this.stats.requests += 1;
     let response: Response;
-    let text: string;
+    let raw: Uint8Array;
     try {
       response = await this.fetchImpl(url, {
         method: spec.method,
@@ -160,7 +191,7 @@ export class ApiClient {
         signal: timeout.signal,
       });
       // The body is read under the same time-out: a server that stalls mid-reply is a dropped connection.
-      text = await response.text();
+      raw = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       ticket.abandon();
       this.stats.networkErrors += 1;
@@ -173,6 +204,12 @@ export class ApiClient {
     }
     ticket.observe(response.headers);
     this.stats.replies += 1;
+    if (read === 'bytes' && response.ok) {
+      this.options.onOutcome?.({ ok: true, status: response.status, reached: true });
+      const disposition = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '');
+      return { bytes: raw, contentType: response.headers.get('content-type') ?? 'application/octet-stream', fileName: disposition?.[1] ?? null };
+    }
+    const text = new TextDecoder().decode(raw);
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : null;

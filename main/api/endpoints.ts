@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { zListPage } from '../../shared/api/envelope';
 import { zClient } from '../../shared/schemas/client';
 import { zCurrencyList } from '../../shared/schemas/currency';
-import { zExpense } from '../../shared/schemas/expense';
+import { zExpense, zExpenseActionReply } from '../../shared/schemas/expense';
+import { zDuplicateCheckReply, type DuplicateCheckInput } from '../../shared/schemas/duplicate-candidate';
+import { zSupplier } from '../../shared/schemas/supplier';
+import { zWorkPoint } from '../../shared/schemas/work-point';
 import { zSupplierBill } from '../../shared/schemas/supplier-bill';
 import { zInvoice } from '../../shared/schemas/invoice';
 import { zProduct } from '../../shared/schemas/product';
@@ -11,7 +14,7 @@ import { zInvoiceSeries, zNumberGap, zNumberReservation } from '../../shared/sch
 import { zReceiptSeries } from '../../shared/schemas/receipt-series';
 import { zVatRate } from '../../shared/schemas/vat-rate';
 import { zCompanyLookup } from '../../shared/schemas/company-lookup';
-import { zCompanyProfile, zSendToSpvResult } from '../../shared/schemas/efactura';
+import { zCompanyProfile, zSendToSpvResult, type CompanyProfileUpdate } from '../../shared/schemas/efactura';
 import type { ApiClient } from './client';
 import type { Priority } from './pacer';
 
@@ -36,6 +39,7 @@ export const PULLED = {
   invoices: { path: '/invoices', item: zInvoice, query: { 'expand[]': ['lines'] } },
   receipts: { path: '/receipts', item: zReceipt, query: { include_deleted: 'true' } },
   payments: { path: '/payments', item: zPayment, query: {} },
+  suppliers: { path: '/suppliers', item: zSupplier, query: {} },
   expenses: { path: '/expenses', item: zExpense, query: {} },
   supplier_bills: { path: '/supplier-bills', item: zSupplierBill, query: { expand: 'supplier' } },
 } as const;
@@ -54,9 +58,25 @@ export function listPage<R extends PulledResource>(api: ApiClient, resource: R, 
   });
 }
 
-/** A probe gives up fast when offline, but tries twice: the first failure is often a pooled connection that died. */
-export const getMe = (api: ApiClient) =>
-  api.request({ method: 'GET', path: '/me', schema: zMe, priority: 'interactive', retry: { maxAttempts: 2, maxDelayMs: 250 } });
+/**
+ * A probe gives up fast when offline, but tries twice: the first failure is often a pooled connection
+ * that died. `ofKey`: about the key itself, without the selected work point (checking a new key).
+ */
+export const getMe = (api: ApiClient, ofKey = false) =>
+  api.request({ method: 'GET', path: '/me', schema: zMe, priority: 'interactive', retry: { maxAttempts: 2, maxDelayMs: 250 }, ...(ofKey ? { workPoint: false as const } : {}) });
+
+export const listWorkPoints = (api: ApiClient, page = 1) =>
+  api.request({ method: 'GET', path: '/work-points', query: { page, per_page: 100, sort: 'name' }, schema: zListPage(zWorkPoint), workPoint: false });
+
+export const updateCompanyProfile = (api: ApiClient, body: CompanyProfileUpdate) =>
+  api.request({ method: 'PUT', path: '/company/profile', body, schema: zCompanyProfile });
+
+/** The probe body; the amount is the net (the API compares nets). */
+export const checkExpenseDuplicate = (api: ApiClient, body: DuplicateCheckInput) =>
+  api.request({ method: 'POST', path: '/expenses/check-duplicate', body, schema: zDuplicateCheckReply, envelope: 'top' });
+
+export const downloadSupplierBillPdf = (api: ApiClient, billServerId: string) =>
+  api.download({ method: 'GET', path: `/supplier-bills/${encodeURIComponent(billServerId)}/efactura-pdf` });
 
 export const listSeries = (api: ApiClient, page = 1) =>
   api.request({ method: 'GET', path: '/invoice-series', query: { page, per_page: 100 }, schema: zListPage(zInvoiceSeries), priority: 'bulk' });
@@ -137,4 +157,4 @@ export const sendToSpv = (api: ApiClient, invoiceServerId: string, testMode: boo
 export const getOne = <S extends z.ZodType>(api: ApiClient, path: string, schema: S) =>
   api.request({ method: 'GET', path, schema, priority: 'bulk' });
 
-export { zClient, zInvoice, zProduct, zReceipt, zPayment, zNumberReservation, zInvoiceSeries, zExpense };
+export { zClient, zInvoice, zProduct, zReceipt, zPayment, zNumberReservation, zInvoiceSeries, zExpense, zExpenseActionReply, zSupplier };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { RatePacer, type PacerOptions } from '../api/pacer';
 import { migrate } from '../db/migrate';
+import { selectedWorkPointId } from '../db/queries/settings';
 import { Store } from '../db/store';
 import type { HostServices, MainServices } from '../ipc/services';
 import { createLocalContext, systemClock, type Clock } from '../local/context';
@@ -67,6 +68,8 @@ export function createMainServices(config: ServicesConfig): RunningServices {
       return apiUrl(store.reader, config.defaultApiUrl);
     },
     apiKey: () => config.secrets.get(API_KEY_SECRET),
+    // Every request acts on the work point chosen on this device (settings.update work_point_id).
+    workPointId: () => selectedWorkPointId(store.reader),
     pacer: new RatePacer(config.pacer),
     locale: readSettings(settings).locale,
   });

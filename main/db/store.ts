@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { foldForSearch } from '../../shared/text/search-fold';
 import type { Sql, SqlValue } from './sql';
 
 /**
@@ -54,6 +55,8 @@ export class Store {
     }
     this.raw.pragma('foreign_keys = ON');
     this.raw.pragma('busy_timeout = 5000');
+    // The search columns' fold (migration 0006 and its triggers): the same function as the terms'.
+    this.raw.function('tejghea_fold', { deterministic: true }, (text: unknown) => foldForSearch(typeof text === 'string' ? text : null));
     const statement = (query: Sql) => this.prepare(query.text);
     const read = {
       get: <T>(query: Sql) => statement(query).get(...query.values) as T | undefined,
@@ -116,7 +119,19 @@ export class Store {
     this.raw.exec(script);
   }
 
+  /**
+   * Keeps the query planner's statistics in line with the data (SQLite's advice for long-lived
+   * connections): tables whose size changed tenfold since they were measured are measured again,
+   * each on a bounded sample so this stays a few milliseconds.
+   */
+  optimize(): void {
+    if (!this.raw.open || this.raw.readonly || this.inWrite) return;
+    this.raw.pragma('analysis_limit = 1000');
+    this.raw.pragma('optimize');
+  }
+
   close(): void {
+    this.optimize();
     this.statements.clear();
     if (this.raw.open) this.raw.close();
   }

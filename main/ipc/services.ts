@@ -8,6 +8,8 @@ import type { SyncEngine } from '../sync/engine';
 export interface HostServices {
   kind: 'electron' | 'web';
   savePdf?: (html: string, fileName: string) => Promise<{ saved: boolean; path: string | null }>;
+  /** Saves bytes made elsewhere (a supplier's e-Factura PDF from ANAF) where the user chooses. */
+  saveFile?: (bytes: Uint8Array, fileName: string) => Promise<{ saved: boolean; path: string | null }>;
 }
 
 /** Everything the handlers use: built once per process by main/app/services.ts. */

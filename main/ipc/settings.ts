@@ -2,11 +2,13 @@ import { API_KEY_SECRET, companyProfile, readSettings, updateSettings } from '..
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
-export function settingsHandlers(s: MainServices): HandlerGroup<'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.clearApiKey' | 'company.profile'> {
+export function settingsHandlers(s: MainServices): HandlerGroup<'settings.get' | 'settings.update' | 'settings.setApiKey' | 'settings.clearApiKey' | 'company.profile' | 'company.updateProfile'> {
   return {
     'settings.get': () => readSettings(s.settings),
-    'settings.update': (input) => {
-      const settings = updateSettings(s.settings, input);
+    'settings.update': async ({ work_point_id, ...rest }) => {
+      // The work point first: when it cannot change (documents waiting, offline with numbers held), nothing does.
+      if (work_point_id !== undefined) await s.engine.switchWorkPoint(work_point_id);
+      const settings = updateSettings(s.settings, rest);
       s.engine.emitChanged(['settings']);
       return settings;
     },
@@ -29,6 +31,7 @@ export function settingsHandlers(s: MainServices): HandlerGroup<'settings.get' |
       };
     },
     'company.profile': () => companyProfile(s.store.reader),
+    'company.updateProfile': (patch) => s.engine.updateCompanyProfile(patch),
     'settings.clearApiKey': () => {
       s.secrets.delete(API_KEY_SECRET);
       return readSettings(s.settings);

@@ -10,6 +10,7 @@ import type { LocalContext } from './context';
 import { discardInvoiceIn } from './invoices';
 import { discardReceiptIn } from './receipts';
 import { discardPaymentIn } from './payments';
+import { discardExpenseIn } from './expenses';
 
 const EDITABLE_KINDS = new Set(['client.create', 'client.update', 'product.create', 'product.update', 'invoice.create', 'invoice.update', 'receipt.create', 'receipt.update']);
 
@@ -97,6 +98,12 @@ export function discardItem(ctx: LocalContext, id: string): { discarded: string[
         deleteItem(db, id);
         db.run(sql`UPDATE invoices SET is_deleted = 0 WHERE id = ${item.entity_id}`);
         refreshLater(db, item);
+        break;
+      case 'supplier.create':
+      case 'expense.create':
+      case 'expense.pay':
+        deleteItem(db, id);
+        discardExpenseIn(db, item.kind, item.entity_id);
         break;
       case 'client.update':
       case 'product.update':

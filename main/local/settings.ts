@@ -82,9 +82,15 @@ export function rememberIdentity(ctx: LocalContext, me: { company: z.infer<typeo
   return true;
 }
 
+// A copy kept by a build before the two print mentions existed reads with their defaults until the next pull.
+const zStoredProfile = zCompanyProfile.extend({
+  capital_social_bani: zCompanyProfile.shape.capital_social_bani.default(null),
+  vat_on_collection: zCompanyProfile.shape.vat_on_collection.default(false),
+});
+
 /** The seller data printed on documents, as last read from GET /company/profile. */
 export function companyProfile(db: ReadDb): CompanyProfile | null {
-  return getSetting(db, 'company_profile', zCompanyProfile) ?? null;
+  return getSetting(db, 'company_profile', zStoredProfile) ?? null;
 }
 
 export function rememberCompanyProfile(ctx: LocalContext, profile: CompanyProfile): boolean {

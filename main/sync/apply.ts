@@ -2,6 +2,7 @@ import { toBani } from '../../shared/money';
 import { percentToBp, toMilli } from '../../shared/invoice-math';
 import type { Client } from '../../shared/schemas/client';
 import type { Expense } from '../../shared/schemas/expense';
+import type { Supplier } from '../../shared/schemas/supplier';
 import type { SupplierBill } from '../../shared/schemas/supplier-bill';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Product } from '../../shared/schemas/product';
@@ -37,8 +38,9 @@ export interface ApplyOptions {
 }
 
 type Table = 'clients' | 'products' | 'invoices' | 'receipts';
+type Referenced = 'client' | 'product' | 'invoice' | 'receipt' | 'expense' | 'supplier';
 
-function hasOpenChanges(db: ReadDb, type: 'client' | 'product' | 'invoice' | 'receipt', localId: string, options: ApplyOptions): boolean {
+function hasOpenChanges(db: ReadDb, type: Referenced, localId: string, options: ApplyOptions): boolean {
   const row = db.get<{ n: number }>(
     sql`SELECT COUNT(*) AS n FROM outbox WHERE entity_type = ${type} AND entity_id = ${localId} AND state <> 'done'
         AND id <> ${options.completing ?? ''}`,
@@ -59,11 +61,13 @@ export function localIdOf(db: ReadDb, table: Table, serverId: string | null): st
 }
 
 /** The server id of a local record, or null when it has not reached the server. */
-export function serverIdOf(db: ReadDb, type: 'client' | 'product' | 'invoice' | 'receipt', localId: string): string | null {
+export function serverIdOf(db: ReadDb, type: Referenced, localId: string): string | null {
   const row = db.get<{ server_id: string | null }>(
     type === 'client' ? sql`SELECT server_id FROM clients WHERE id = ${localId}`
     : type === 'product' ? sql`SELECT server_id FROM products WHERE id = ${localId}`
     : type === 'invoice' ? sql`SELECT server_id FROM invoices WHERE id = ${localId}`
+    : type === 'expense' ? sql`SELECT server_id FROM expenses WHERE id = ${localId}`
+    : type === 'supplier' ? sql`SELECT server_id FROM suppliers WHERE id = ${localId}`
     : sql`SELECT server_id FROM receipts WHERE id = ${localId}`,
   );
   return row?.server_id ?? null;
@@ -262,22 +266,61 @@ export function applyPayment(db: WriteDb, p: Payment, now = Math.floor(Date.now(
   if (invoiceId && !hasOpenChanges(db, 'invoice', invoiceId, {})) recomputePaid(db, invoiceId, now);
 }
 
-export function applyExpense(db: WriteDb, e: Expense): void {
-  db.run(sql`INSERT INTO expenses (id, reference, description, total_bani, currency, date, due_date, status, supplier_id, data, updated_at)
-             VALUES (${e.id}, ${e.reference}, ${e.description}, ${decimalStringToBani(e.amount.total)}, ${e.currency}, ${e.date},
-             ${e.due_date}, ${e.status}, ${e.supplier_id}, ${JSON.stringify(e)}, ${e.updated_at})
-             ON CONFLICT (id) DO UPDATE SET reference = excluded.reference, description = excluded.description,
+/** The local id of a supplier the server knows by `serverId` (ours when it was made here). */
+export function supplierLocalId(db: ReadDb, serverId: string | null): string | null {
+  if (serverId === null) return null;
+  return db.get<{ id: string }>(sql`SELECT id FROM suppliers WHERE server_id = ${serverId}`)?.id ?? serverId;
+}
+
+export function applySupplier(db: WriteDb, sup: Supplier, now: number, options: ApplyOptions = {}): string {
+  const local = db.get<{ id: string; server_id: string | null; server_updated_at: number | null; created_at: number }>(
+    sql`SELECT id, server_id, server_updated_at, created_at FROM suppliers WHERE server_id = ${sup.id} OR id = ${sup.id} LIMIT 1`,
+  );
+  const v = sup.updated_at ?? sup.created_at;
+  if (local && isStale(local, v)) return local.id;
+  const id = local?.id ?? sup.id;
+  if (local && hasOpenChanges(db, 'supplier', local.id, options)) {
+    db.run(sql`UPDATE suppliers SET server_id = ${sup.id}, server_updated_at = ${v} WHERE id = ${id}`);
+    return id;
+  }
+  db.run(sql`INSERT INTO suppliers (id, server_id, name, cui, vat_payer, reg_com, address, created_at, updated_at, server_updated_at)
+             VALUES (${id}, ${sup.id}, ${sup.name}, ${sup.cui}, ${sup.vat_payer}, ${sup.reg_com}, ${sup.address}, ${local?.created_at ?? sup.created_at}, ${now}, ${v})
+             ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, name = excluded.name, cui = excluded.cui,
+             vat_payer = excluded.vat_payer, reg_com = excluded.reg_com, address = excluded.address, updated_at = excluded.updated_at,
+             server_updated_at = excluded.server_updated_at`);
+  return id;
+}
+
+/**
+ * An expense as the server has it. Found by its server id, or (one recorded here) by the local id
+ * its create was mapped to; while this device still has a change of it in the outbox (a payment made
+ * offline), the local copy stays: that change is newer intent (rule 4).
+ */
+export function applyExpense(db: WriteDb, e: Expense, options: ApplyOptions = {}): string {
+  const local = db.get<{ id: string }>(sql`SELECT id FROM expenses WHERE server_id = ${e.id}`)
+    ?? db.get<{ id: string }>(sql`SELECT id FROM expenses WHERE id = ${e.id}`);
+  const id = local?.id ?? e.id;
+  if (local && hasOpenChanges(db, 'expense', local.id, options)) {
+    db.run(sql`UPDATE expenses SET server_id = ${e.id} WHERE id = ${id}`);
+    return id;
+  }
+  db.run(sql`INSERT INTO expenses (id, server_id, reference, description, total_bani, currency, date, due_date, paid_date, status, supplier_id, data, updated_at)
+             VALUES (${id}, ${e.id}, ${e.reference}, ${e.description}, ${decimalStringToBani(e.amount.total)}, ${e.currency}, ${e.date},
+             ${e.due_date}, ${e.paid_date}, ${e.status}, ${supplierLocalId(db, e.supplier_id)}, ${JSON.stringify(e)}, ${e.updated_at})
+             ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, reference = excluded.reference, description = excluded.description,
              total_bani = excluded.total_bani, currency = excluded.currency, date = excluded.date, due_date = excluded.due_date,
-             status = excluded.status, supplier_id = excluded.supplier_id, data = excluded.data, updated_at = excluded.updated_at`);
+             paid_date = excluded.paid_date, status = excluded.status, supplier_id = excluded.supplier_id, data = excluded.data,
+             updated_at = excluded.updated_at`);
+  return id;
 }
 
 export function applySupplierBill(db: WriteDb, b: SupplierBill): void {
-  db.run(sql`INSERT INTO supplier_bills (id, invoice_number, supplier_name, issue_date, due_date, currency, tax_inclusive_bani, unpaid_bani,
+  db.run(sql`INSERT INTO supplier_bills (id, invoice_number, supplier_name, supplier_id, issue_date, due_date, currency, tax_inclusive_bani, unpaid_bani,
              status, data, updated_at)
-             VALUES (${b.id}, ${b.invoice_number}, ${b.supplier?.name ?? ''}, ${b.issue_date}, ${b.due_date}, ${b.currency},
+             VALUES (${b.id}, ${b.invoice_number}, ${b.supplier?.name ?? ''}, ${supplierLocalId(db, b.supplier_id)}, ${b.issue_date}, ${b.due_date}, ${b.currency},
              ${toBani(b.amounts.tax_inclusive)}, ${toBani(b.amounts.unpaid)}, ${b.status}, ${JSON.stringify(b)}, ${b.updated_at})
              ON CONFLICT (id) DO UPDATE SET invoice_number = excluded.invoice_number, supplier_name = excluded.supplier_name,
-             issue_date = excluded.issue_date, due_date = excluded.due_date, currency = excluded.currency,
+             supplier_id = excluded.supplier_id, issue_date = excluded.issue_date, due_date = excluded.due_date, currency = excluded.currency,
              tax_inclusive_bani = excluded.tax_inclusive_bani, unpaid_bani = excluded.unpaid_bani, status = excluded.status,
              data = excluded.data, updated_at = excluded.updated_at`);
 }

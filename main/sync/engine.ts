@@ -3,11 +3,19 @@ import type { EventName } from '../../shared/ipc/channels';
 import type { ApiClient } from '../api/client';
 import { ApiClientError, ApiHttpError, ApiNetworkError, ApiNotConfiguredError } from '../api/errors';
 import {
-  getCompanyProfile, getCurrencies, getMe, getOne, listGaps, listVatRates, lookupCompany, sendToSpv, zClient, zInvoice, zProduct, zReceipt,
+  checkExpenseDuplicate, downloadSupplierBillPdf, getCompanyProfile, getCurrencies, getMe, getOne, listGaps, listVatRates, listWorkPoints,
+  lookupCompany, sendToSpv, updateCompanyProfile, zClient, zInvoice, zProduct, zReceipt,
 } from '../api/endpoints';
+import type { DuplicateCheckInput } from '../../shared/schemas/duplicate-candidate';
+import type { CompanyProfileUpdate } from '../../shared/schemas/efactura';
+import { getSetting, setSetting } from '../db/queries/settings';
+import {
+  cachedWorkPoints, rememberWorkPoints, selectedWorkPointId, selectWorkPoint, unsyncedWorkPointItems, type WorkPointEntry,
+} from '../local/work-point';
+import { z } from 'zod';
 import { sql } from '../db/sql';
 import type { Store } from '../db/store';
-import { AppError } from '../errors';
+import { AppError, invalidState, notFound } from '../errors';
 import type { LocalContext } from '../local/context';
 import { rememberCompanyProfile, rememberIdentity } from '../local/settings';
 import { percentToBp } from '../../shared/invoice-math';
@@ -52,12 +60,13 @@ export interface PassResult {
 }
 
 const ENTITY_DOMAIN: Record<string, Domain> = {
-  invoice: 'invoices', client: 'clients', product: 'products', receipt: 'receipts', reservation: 'series',
+  invoice: 'invoices', client: 'clients', product: 'products', receipt: 'receipts', reservation: 'series', expense: 'purchases', supplier: 'purchases',
 };
 const RESOURCE_DOMAIN: Record<string, Domain> = {
   clients: 'clients', products: 'products', invoices: 'invoices', receipts: 'receipts', payments: 'invoices', expenses: 'purchases',
-  supplier_bills: 'purchases',
+  supplier_bills: 'purchases', suppliers: 'purchases',
 };
+const NO_PASS: PassResult = { pushed: 0, failed: 0, pulled: 0, reachedServer: false };
 
 /**
  * The sync engine: device-side half of the protocol. A pass probes the server (GET /me), sends the
@@ -233,6 +242,8 @@ export class SyncEngine {
           this.store.write((db) => pruneDone(db, this.ctx.clock.now() - 30 * 86_400));
         }
         this.lastFullAt = this.ctx.clock.now();
+        // A pull may have grown a table tenfold: the planner's statistics follow (bounded, a few ms).
+        this.store.optimize();
       }
       this.lastSuccessAt = this.ctx.clock.now();
       this.lastError = refill.errors[0]?.toIpc() ?? null;
@@ -419,12 +430,116 @@ export class SyncEngine {
   /** Checks a key with the server (used when the user enters one). */
   async verifyKey(): Promise<{ ok: true } | { ok: false; error: AppError }> {
     try {
-      const me = await getMe(this.api);
-      rememberIdentity(this.ctx, me);
+      // About the key itself: a work point chosen under another key may not be this key's company's.
+      const me = await getMe(this.api, true);
+      const selected = selectedWorkPointId(this.store.reader);
+      const chosen = selected ? me.work_points.find((w) => w.id === selected) : undefined;
+      if (selected && !chosen) {
+        this.store.write((db) => selectWorkPoint(db, null, null));
+        this.emitChanged(['settings', 'invoices', 'receipts', 'series', 'purchases']);
+      }
+      rememberIdentity(this.ctx, { company: me.company, work_point: chosen ?? me.work_point });
       this.setMode('online');
       return { ok: true };
     } catch (error) {
       return { ok: false, error: toAppError(error, (mode) => this.setMode(mode)) };
+    }
+  }
+
+  /** ONLINE. POST /expenses/check-duplicate. */
+  checkExpenseDuplicate(body: DuplicateCheckInput) {
+    return this.online(() => checkExpenseDuplicate(this.api, body));
+  }
+
+  /** ONLINE. ANAF's PDF of a supplier bill (the service caches it after the first time). */
+  async supplierBillPdf(id: string): Promise<{ bytes: Uint8Array; fileName: string }> {
+    const bill = this.store.reader.get<{ invoice_number: string }>(sql`SELECT invoice_number FROM supplier_bills WHERE id = ${id}`);
+    if (!bill) throw notFound('Supplier bill');
+    const file = await this.online(() => downloadSupplierBillPdf(this.api, id));
+    const fileName = `Factura-furnizor-${bill.invoice_number.replace(/[^\w.-]+/g, '_')}.pdf`;
+    return { bytes: file.bytes, fileName };
+  }
+
+  /** ONLINE. PUT /company/profile; the answer becomes the local copy the documents print. */
+  async updateCompanyProfile(patch: CompanyProfileUpdate) {
+    const profile = await this.online(() => updateCompanyProfile(this.api, patch));
+    if (rememberCompanyProfile(this.ctx, profile)) this.emitChanged(['settings']);
+    return profile;
+  }
+
+  /** The company's work points: from the service when it answers (and kept), else the last copy. */
+  async workPoints(): Promise<{ items: WorkPointEntry[]; current_id: string | null; source: 'server' | 'cache' }> {
+    const current = () => getSetting(this.store.reader, 'work_point', z.object({ id: z.string() }))?.id ?? selectedWorkPointId(this.store.reader);
+    try {
+      const items: WorkPointEntry[] = [];
+      for (let page = 1; ; page++) {
+        const list = await this.online(() => listWorkPoints(this.api, page));
+        items.push(...list.data.map((w) => ({ id: w.id, name: w.name, address: w.address })));
+        if (!list.has_more) break;
+      }
+      this.store.write((db) => rememberWorkPoints(db, items));
+      return { items, current_id: current(), source: 'server' };
+    } catch (error) {
+      const cached = cachedWorkPoints(this.store.reader);
+      if (cached && error instanceof AppError && error.type === 'unavailable') return { items: cached, current_id: current(), source: 'cache' };
+      throw error;
+    }
+  }
+
+  /**
+   * Moves the device to another work point (null: the key's own). See main/local/work-point.ts for
+   * what happens to the local cache. Runs while no sync pass does, and none starts before it ends.
+   */
+  async switchWorkPoint(target: string | null): Promise<void> {
+    await this.exclusive(async () => {
+      const db = this.store.reader;
+      if (target === selectedWorkPointId(db)) return;
+      const here = getSetting(db, 'work_point', z.object({ id: z.string(), name: z.string() }));
+      if (target !== null && here?.id === target) {
+        // Already working there (the key's own, named explicitly): nothing to move.
+        this.store.write((w) => setSetting(w, 'work_point_id', target));
+        return;
+      }
+      if (unsyncedWorkPointItems(db) > 0) {
+        throw invalidState('Documents of this work point wait to be synced: sync them (or discard them) before changing the work point');
+      }
+      let entry: WorkPointEntry | null = null;
+      if (target !== null) {
+        entry = cachedWorkPoints(db)?.find((w) => w.id === target) ?? null;
+        if (!entry) entry = (await this.workPoints()).items.find((w) => w.id === target) ?? null;
+        if (!entry) throw new AppError('validation_error', 'invalid_payload', 'Unknown work point', { work_point_id: 'Not a work point of this company|Nu este un punct de lucru al firmei' });
+      }
+      // What this device holds at the current work point goes back first: a lock would keep others
+      // from numbering there, and unused reserved numbers become documented gaps now, not at expiry.
+      // Locks first: giving one back needs the server, so offline the move fails before the pools change.
+      // A pool needs nothing from the server now: its releases wait in the outbox, made for this work point.
+      const held = db.all<{ id: string }>(sql`SELECT id FROM series WHERE numbering_mode IS NOT NULL ORDER BY numbering_mode = 'exclusive' DESC, id`);
+      for (const series of held) await this.online(() => setNumberingMode(this.numbering, series.id, null, {}));
+      if (target === null) {
+        const me = await this.online(() => getMe(this.api, true)).catch(() => null);
+        entry = me ? { id: me.work_point.id, name: me.work_point.name, address: null } : null;
+      }
+      this.store.write((w) => selectWorkPoint(w, entry, target));
+      this.lastSeriesAt = 0;
+      this.lastFullAt = 0;
+    });
+    this.emitChanged(['settings', 'invoices', 'receipts', 'series', 'purchases', 'outbox']);
+    this.nudge('full');
+  }
+
+  /** Runs `fn` while no pass runs; passes asked for meanwhile run after it. */
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.running) await this.running.catch(() => undefined);
+    const task = fn();
+    this.running = task.then(() => NO_PASS, () => NO_PASS);
+    try {
+      return await task;
+    } finally {
+      this.running = null;
+      this.emitStatus();
+      const next = this.again;
+      this.again = null;
+      if (next && !this.stopped) void this.runPass(next);
     }
   }
 

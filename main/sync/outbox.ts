@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zIpcError, type IpcError } from '../../shared/ipc/contract';
+import { selectedWorkPointId } from '../db/queries/settings';
 import { inList, sql } from '../db/sql';
 import type { ReadDb, WriteDb } from '../db/store';
 import type { LocalContext } from '../local/context';
@@ -14,11 +15,13 @@ import type { LocalContext } from '../local/context';
  * what it references are done (`outbox_deps`).
  */
 
-export const ENTITY_TYPES = ['invoice', 'client', 'product', 'receipt', 'payment', 'reservation'] as const;
+export const ENTITY_TYPES = ['invoice', 'client', 'product', 'receipt', 'payment', 'reservation', 'expense', 'supplier'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** Tables holding each entity type that can be referenced (a reservation is never a reference). */
-export const ENTITY_TABLES = { invoice: 'invoices', client: 'clients', product: 'products', receipt: 'receipts' } as const;
+export const ENTITY_TABLES = {
+  invoice: 'invoices', client: 'clients', product: 'products', receipt: 'receipts', expense: 'expenses', supplier: 'suppliers',
+} as const;
 export type ReferencedType = keyof typeof ENTITY_TABLES;
 
 export const OUTBOX_KINDS = [
@@ -28,11 +31,16 @@ export const OUTBOX_KINDS = [
   'receipt.create', 'receipt.update',
   'payment.create',
   'reservation.release',
+  'supplier.create',
+  'expense.create', 'expense.pay',
 ] as const;
+
+/** Entity types that belong to a work point on the server (the rest is company-wide). */
+export const WORK_POINT_ENTITY_TYPES = ['invoice', 'receipt', 'payment', 'expense'] as const;
 export type OutboxKind = (typeof OUTBOX_KINDS)[number];
 
 /** `at`: `:name` replaces that placeholder of the path; otherwise a dotted path into the body. */
-export const zRef = z.object({ at: z.string(), type: z.enum(['invoice', 'client', 'product', 'receipt']), id: z.string() });
+export const zRef = z.object({ at: z.string(), type: z.enum(['invoice', 'client', 'product', 'receipt', 'expense', 'supplier']), id: z.string() });
 export type Ref = z.infer<typeof zRef>;
 
 export const zOutboxRequest = z.object({
@@ -44,6 +52,11 @@ export const zOutboxRequest = z.object({
   refs: z.array(zRef),
   /** A short human description for the outbox list. */
   label: z.string(),
+  /**
+   * The work point selected when the change was made; sent as `work_point_id`, so it lands there even
+   * if the device moves to another work point before it is sent. Absent on items written before.
+   */
+  work_point_id: z.string().nullable().optional(),
 });
 export type OutboxRequest = z.infer<typeof zOutboxRequest>;
 
@@ -108,12 +121,15 @@ export function pendingCreateOf(db: ReadDb, type: ReferencedType, id: string): s
     type === 'invoice' ? sql`SELECT server_id FROM invoices WHERE id = ${id}`
     : type === 'client' ? sql`SELECT server_id FROM clients WHERE id = ${id}`
     : type === 'product' ? sql`SELECT server_id FROM products WHERE id = ${id}`
+    : type === 'expense' ? sql`SELECT server_id FROM expenses WHERE id = ${id}`
+    : type === 'supplier' ? sql`SELECT server_id FROM suppliers WHERE id = ${id}`
     : sql`SELECT server_id FROM receipts WHERE id = ${id}`,
   );
   if (!row || row.server_id !== null) return null;
   const item = db.get<{ id: string }>(
     sql`SELECT id FROM outbox WHERE entity_type = ${type} AND entity_id = ${id} AND state <> 'done'
-        AND kind IN ('client.create', 'product.create', 'invoice.create', 'invoice.storno', 'invoice.convert', 'receipt.create')
+        AND kind IN ('client.create', 'product.create', 'invoice.create', 'invoice.storno', 'invoice.convert', 'receipt.create',
+                     'supplier.create', 'expense.create')
         ORDER BY seq LIMIT 1`,
   );
   return item?.id ?? null;
@@ -123,9 +139,10 @@ export function enqueue(db: WriteDb, ctx: LocalContext, input: EnqueueInput): st
   const id = ctx.uuid();
   const now = ctx.clock.now();
   const seqRow = db.get<{ next: number }>(sql`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM outbox`);
+  const request: OutboxRequest = { ...input.request, work_point_id: input.request.work_point_id ?? selectedWorkPointId(db) };
   db.run(sql`INSERT INTO outbox (id, seq, kind, entity_type, entity_id, payload, state, attempts, next_attempt_at, created_at, updated_at)
              VALUES (${id}, ${seqRow?.next ?? 1}, ${input.kind}, ${input.entityType}, ${input.entityId},
-                     ${JSON.stringify(input.request)}, 'pending', 0, 0, ${now}, ${now})`);
+                     ${JSON.stringify(request)}, 'pending', 0, 0, ${now}, ${now})`);
   const deps = new Set(input.after ?? []);
   for (const ref of input.request.refs) {
     const dep = pendingCreateOf(db, ref.type, ref.id);
@@ -155,8 +172,9 @@ export function isMutable(item: OutboxRow): boolean {
 }
 
 /** Replaces the request of a mutable item (a local edit folded into the create not yet sent). */
-export function rewrite(db: WriteDb, ctx: LocalContext, id: string, request: OutboxRequest): void {
+export function rewrite(db: WriteDb, ctx: LocalContext, id: string, next: OutboxRequest): void {
   const now = ctx.clock.now();
+  const request: OutboxRequest = { ...next, work_point_id: next.work_point_id ?? getItem(db, id)?.request.work_point_id ?? selectedWorkPointId(db) };
   db.run(sql`UPDATE outbox SET payload = ${JSON.stringify(request)}, state = 'pending', next_attempt_at = 0,
              updated_at = ${now} WHERE id = ${id} AND state <> 'in_flight' AND state <> 'done'`);
   for (const ref of request.refs) {

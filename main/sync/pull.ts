@@ -5,7 +5,7 @@ import { listPage, PULLED, type PulledResource } from '../api/endpoints';
 import { sql } from '../db/sql';
 import type { Store, WriteDb } from '../db/store';
 import type { Clock } from '../local/context';
-import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, applyReceipt, applySupplierBill } from './apply';
+import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, applyReceipt, applySupplier, applySupplierBill } from './apply';
 
 /**
  * Incremental pull, per resource, page by page. Each page is applied in ONE transaction together with
@@ -20,7 +20,10 @@ import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, ap
  *   when its edit is discarded (refresh queue).
  */
 
-export const PULL_ORDER: readonly PulledResource[] = ['clients', 'products', 'invoices', 'receipts', 'payments', 'expenses', 'supplier_bills'];
+export const PULL_ORDER: readonly PulledResource[] = ['clients', 'products', 'invoices', 'receipts', 'payments', 'suppliers', 'expenses', 'supplier_bills'];
+
+/** Resources that belong to a work point: their cursors start over when the device moves to another. */
+export const WORK_POINT_RESOURCES: readonly PulledResource[] = ['invoices', 'receipts', 'payments', 'expenses', 'supplier_bills'];
 
 const zCursor = z.object({
   strategy: z.enum(['updated', 'created']),
@@ -75,6 +78,7 @@ function applyItem(db: WriteDb, resource: PulledResource, item: unknown, now: nu
     case 'invoices': applyInvoice(db, PULLED.invoices.item.parse(item), now); break;
     case 'receipts': applyReceipt(db, PULLED.receipts.item.parse(item), now); break;
     case 'payments': applyPayment(db, PULLED.payments.item.parse(item), now); break;
+    case 'suppliers': applySupplier(db, PULLED.suppliers.item.parse(item), now); break;
     case 'expenses': applyExpense(db, PULLED.expenses.item.parse(item)); break;
     case 'supplier_bills': applySupplierBill(db, PULLED.supplier_bills.item.parse(item)); break;
   }

@@ -4,6 +4,8 @@ import { zInvoice } from '../../shared/schemas/invoice';
 import { zProduct } from '../../shared/schemas/product';
 import { zPayment, zReceipt } from '../../shared/schemas/receipt';
 import { zNumberReservation } from '../../shared/schemas/series';
+import { zExpense, zExpenseActionReply } from '../../shared/schemas/expense';
+import { zSupplier } from '../../shared/schemas/supplier';
 import type { ApiClient } from '../api/client';
 import { ApiClientError, ApiHttpError } from '../api/errors';
 import { zDeleted } from '../api/endpoints';
@@ -11,7 +13,7 @@ import { sql } from '../db/sql';
 import type { Store, WriteDb } from '../db/store';
 import type { Clock, Device } from '../local/context';
 import { setPath } from '../local/records';
-import { applyClient, applyInvoice, applyPayment, applyProduct, applyReceipt, serverIdOf } from './apply';
+import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, applyReceipt, applySupplier, serverIdOf } from './apply';
 import { claim, markDone, markFailed, markRetry, type OutboxKind, type OutboxRow, type StoredError } from './outbox';
 
 export interface PushDeps {
@@ -50,6 +52,9 @@ const RESPONSE: Record<OutboxKind, { schema: z.ZodType; envelope: 'data' | 'top'
   'receipt.create': { schema: zReceipt, envelope: 'data' },
   'receipt.update': { schema: zReceipt, envelope: 'data' },
   'reservation.release': { schema: zNumberReservation, envelope: 'data' },
+  'supplier.create': { schema: zSupplier, envelope: 'data' },
+  'expense.create': { schema: zExpense, envelope: 'data' },
+  'expense.pay': { schema: zExpenseActionReply, envelope: 'top' },
 };
 
 /** Exponential backoff with full jitter for the outbox's own retries (seconds). */
@@ -144,6 +149,23 @@ function applyReply(db: WriteDb, item: OutboxRow, reply: unknown, now: number, d
       db.run(sql`UPDATE reservations SET status = 'released', updated_at = ${now} WHERE token = ${item.entity_id}`);
       return item.entity_id;
     }
+    case 'supplier.create': {
+      const sup = zSupplier.parse(reply);
+      db.run(sql`UPDATE suppliers SET server_id = ${sup.id} WHERE id = ${item.entity_id} AND server_id IS NULL`);
+      applySupplier(db, sup, now, options);
+      return sup.id;
+    }
+    case 'expense.create': {
+      const e = zExpense.parse(reply);
+      db.run(sql`UPDATE expenses SET server_id = ${e.id} WHERE id = ${item.entity_id} AND server_id IS NULL`);
+      applyExpense(db, e, options);
+      return e.id;
+    }
+    case 'expense.pay': {
+      const { expense } = zExpenseActionReply.parse(reply);
+      applyExpense(db, expense, options);
+      return expense.id;
+    }
   }
 }
 
@@ -158,6 +180,10 @@ function applyRefusal(db: WriteDb, item: OutboxRow, error: ApiHttpError, now: nu
     // Soft-deleted on the server (contract: PUT /receipts answers 409 resource_deleted): say so locally.
     db.run(sql`UPDATE receipts SET is_deleted = 1, updated_at = ${now} WHERE id = ${item.entity_id}`);
     return 'failed';
+  }
+  if (item.kind === 'expense.pay' && error.code === 'expense_already_paid') {
+    // Paid already (elsewhere, or by a first attempt whose reply was lost): what the user asked for is true.
+    return 'done';
   }
   if (item.kind === 'reservation.release' && error.code === 'reservation_consumed') {
     db.run(sql`UPDATE reservations SET status = 'consumed', updated_at = ${now} WHERE token = ${item.entity_id}`);
@@ -199,6 +225,8 @@ export async function pushItem(deps: PushDeps, item: OutboxRow): Promise<PushOut
       body: item.kind === 'reservation.release' ? { device_id: deps.device.id } : resolved.body,
       create: item.request.create,
       ...(item.request.create ? { idempotencyKey: item.id } : {}),
+      // Where the change was made, whatever work point the device has moved to since.
+      ...(item.request.work_point_id === undefined ? {} : item.request.work_point_id === null ? { workPoint: false as const } : { query: { work_point_id: item.request.work_point_id } }),
       schema: z.unknown(),
       envelope: response.envelope,
       priority: 'bulk',

@@ -1,12 +1,12 @@
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { createMainServices } from '../app/services';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EventHub } from '../app/event-hub';
+import { createMainServices, type RunningServices, type ServicesConfig } from '../app/services';
 import { createRouter } from '../ipc/index';
 import { senderCheck } from '../ipc/sender';
 import { FileSecretStore } from '../secrets/file-store';
 import { buildBridgeScript } from './bridge-bundle';
-import { EventHub } from '../app/event-hub';
-import { startWebHost } from './server';
+import { startWebHost as startBridgeServer, type WebHost } from './server';
 
 /**
  * `npm run start:web`: the main services in a plain Node process, the renderer in any browser on this
@@ -18,40 +18,94 @@ import { startWebHost } from './server';
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-async function main(): Promise<void> {
-  const dataDir = process.env.TEJGHEA_DATA_DIR ?? join(root, '.data');
+export interface StartWebHostOptions {
+  dataDir: string;
+  /** API base with /v1, until the user sets another in Settings. */
+  apiUrl: string;
+  /** Loopback only (see server.ts). */
+  host?: string;
+  /** 0: any free port. */
+  port?: number;
+  /** The built renderer; default dist/renderer of this checkout. */
+  rendererDir?: string;
+  /** The compiled bridge script, when the caller already built it (tests start many hosts). */
+  bridgeScript?: string | Promise<string>;
+  /** Passed on to the main services (device identity, engine timings, timers). */
+  services?: Partial<Omit<ServicesConfig, 'dataDir' | 'defaultApiUrl' | 'secrets' | 'host' | 'emit'>>;
+}
+
+export interface RunningWebHost {
+  services: RunningServices;
+  host: WebHost;
+  /** Host and services, in that order (no call arrives at closed services). */
+  close(): Promise<void>;
+}
+
+/**
+ * The web host as one piece: the main services over `dataDir` (secrets in a 0600 file there), the
+ * IPC router that accepts calls from the host's own origin only, the loopback bridge serving the
+ * renderer, and the engine's events fanned out to the page's sockets.
+ */
+export async function startWebHost(options: StartWebHostOptions): Promise<RunningWebHost> {
   const hub = new EventHub();
+  // The port is known once listening: the sender check reads the origins then.
   let allowedOrigins: string[] = [];
   const services = createMainServices({
-    dataDir,
-    defaultApiUrl: process.env.TEJGHEA_API_URL ?? 'https://api.tejghea.ro/v1',
-    secrets: new FileSecretStore(dataDir),
+    ...options.services,
+    dataDir: options.dataDir,
+    defaultApiUrl: options.apiUrl,
+    secrets: new FileSecretStore(options.dataDir),
     host: { kind: 'web' },
     emit: hub.emit,
   });
-  // The port is known once listening: the check reads the origins then.
-  const router = createRouter(services, (sender) => senderCheck(allowedOrigins)(sender));
-  const host = await startWebHost({
-    router,
+  try {
+    const router = createRouter(services, (sender) => senderCheck(allowedOrigins)(sender));
+    const host = await startBridgeServer({
+      router,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 5199,
+      rendererDir: options.rendererDir ?? join(root, 'dist', 'renderer'),
+      bridgeScript: await (options.bridgeScript ?? buildBridgeScript()),
+    });
+    allowedOrigins = host.origins;
+    const unsubscribe = hub.subscribe(host.broadcast);
+    return {
+      services,
+      host,
+      close: async () => {
+        unsubscribe();
+        await host.close();
+        await services.close();
+      },
+    };
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const dataDir = process.env.TEJGHEA_DATA_DIR ?? join(root, '.data');
+  const running = await startWebHost({
+    dataDir,
+    apiUrl: process.env.TEJGHEA_API_URL ?? 'https://api.tejghea.ro/v1',
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 5199),
-    rendererDir: join(root, 'dist', 'renderer'),
-    bridgeScript: await buildBridgeScript(),
   });
-  allowedOrigins = host.origins;
-  hub.subscribe(host.broadcast);
-  console.log(`Tejghea web host: data in ${dataDir}, API ${services.settings.defaultApiUrl}`);
-  console.log(`Open ${host.openUrl}`);
+  console.log(`Tejghea web host: data in ${dataDir}, API ${running.services.settings.defaultApiUrl}`);
+  console.log(`Open ${running.host.openUrl}`);
   const shutdown = async () => {
-    await host.close();
-    await services.close();
+    await running.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Run as a program (`tsx main/web-host/start.ts`), not when imported (tests, benchmarks).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

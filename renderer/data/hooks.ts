@@ -22,6 +22,7 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   series: ['series'],
   catalog: ['catalog'],
   purchases: ['purchases'],
+  expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
 };

@@ -44,3 +44,9 @@ export function describeIpcError(e: IpcError, t: Translate): string {
 export function fieldErrors(err: unknown): Record<string, string> {
   return errorOf(err)?.fields ?? {};
 }
+
+/** A message written `English|Română` (the shared schemas' field messages), in the UI's language. */
+export function inLanguage(message: string, language: 'ro' | 'en'): string {
+  const [en, ro] = message.split('|');
+  return (language === 'ro' ? ro : en) ?? message;
+}

@@ -1,12 +1,9 @@
 /** Small helpers for building the print documents as strings (no DOM: they also run in Node tests). */
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
 /** Escapes text for an HTML element or a quoted attribute. Every value from data passes through it. */
-export function esc(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  return String(value).replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
-}
+import { escapeHtml as esc } from '../../shared/print/pdf-layout';
+
+export { esc };
 
 /** Joins the present parts with a separator: address lines, city and county. */
 export function joinPresent(parts: readonly (string | null | undefined)[], separator = ', '): string {

@@ -30,22 +30,7 @@ export function printLabels(language: string | null | undefined): PrintLabels {
   };
 }
 
-/**
- * Footer for Chromium's PDF printer (Electron printToPDF and Playwright page.pdf take the same
- * template): page x of y, which CSS cannot number on its own.
- */
-export const PRINT_FOOTER_TEMPLATE = `<div style="font-family: Arial, sans-serif; font-size: 7pt; color: #666; width: 100%; padding: 0 12mm; display: flex; justify-content: space-between;"><span>${esc(
-  translate('ro', 'print.generatedBy'),
-)}</span><span>${esc(translate('ro', 'print.page'))} <span class="pageNumber"></span> / <span class="totalPages"></span></span></div>`;
-
-/** The options both PDF printers need to lay a template out as designed. */
-export const PDF_OPTIONS = {
-  format: 'A4',
-  printBackground: true,
-  displayHeaderFooter: true,
-  headerTemplate: '<div></div>',
-  footerTemplate: PRINT_FOOTER_TEMPLATE,
-  preferCSSPageSize: true,
-} as const;
+/** The PDF page layout and footer live in shared/print: Electron's printToPDF (main) uses them too. */
+export { PDF_OPTIONS, PRINT_FOOTER_TEMPLATE } from '../../shared/print/pdf-layout';
 
 export type { Language };

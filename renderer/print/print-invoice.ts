@@ -1,6 +1,6 @@
 import type { InvoiceView, ReceiptView, Settings } from '../../shared/ipc';
 import { callIpc } from '../data/hooks';
-import { sellerFor } from '../state/local-prefs';
+import { sellerFor } from './seller-from-profile';
 import type { Seller } from './seller';
 import { invoiceForPrint, receiptForPrint } from './adapters';
 import { renderInvoiceHtml, type InvoicePrintOptions } from './invoice-template';

@@ -1,40 +1,60 @@
 import { useCallback, useMemo, useState } from 'react';
-import type { ChannelOutput } from '../../shared/ipc';
+import type { ChannelInput, ChannelOutput, ExpenseView } from '../../shared/ipc';
+import { todayInBucharest } from '../../shared/dates';
+import { SyncBadge } from '../components/Badges';
+import { ErrorMessage } from '../components/ErrorMessage';
+import { Modal } from '../components/Modal';
+import { useToast } from '../components/Toasts';
 import { usePagedList, VirtualList, type Column } from '../components/VirtualList';
-import { useIpcQuery } from '../data/hooks';
+import { callIpc, useIpcMutation, useIpcQuery } from '../data/hooks';
 import { useI18n } from '../i18n/I18nProvider';
-import { formatDate, formatMoney } from '../lib/format';
+import type { MessageKey } from '../i18n';
+import { describeError, errorOf, inLanguage } from '../lib/errors';
+import { formatDate, formatMoney, parseAmountInput } from '../lib/format';
+import { useDebounced } from '../lib/use-debounced';
 
 type ExpenseRow = ChannelOutput<'purchases.expenses'>['items'][number];
 type BillRow = ChannelOutput<'purchases.supplierBills'>['items'][number];
+type SupplierRow = ChannelOutput<'purchases.suppliers'>['items'][number];
+type Duplicate = NonNullable<ChannelOutput<'expenses.checkDuplicate'>['duplicate']>;
+type ExpenseInput = ChannelInput<'expenses.create'>;
 
 function StatusBadge({ status }: { status: string }) {
   const t = useI18n().t;
-  if (status === 'paid') return <span className="badge ok">{t('paid.paid')}</span>;
+  // What the firm owes its suppliers: paid or not (an invoice of ours is collected, "încasată").
+  if (status === 'paid') return <span className="badge ok">{t('expenses.status.paid')}</span>;
   if (status === 'overdue') return <span className="badge bad">{t('expenses.overdue')}</span>;
-  return <span className="badge warn">{t('paid.unpaid')}</span>;
+  return <span className="badge warn">{t('expenses.status.unpaid')}</span>;
 }
 
+const VAT_CHOICES = ['21', '19', '11', '9', '5', '0', 'mix'] as const;
+const PAYMENT_TYPES = [1, 2, 3, 4, 5, 6, 7] as const;
+
 /**
- * Expenses as the host syncs them. Adding one (with the duplicate check before saving) and marking
- * one paid wait for their channels (renderer/NEEDED-IPC.md); the buttons say so.
+ * Expenses: the list as the host keeps it, a new expense (the service is asked for a possible
+ * duplicate BEFORE it is saved, and the match is shown), and marking one paid. Both writes work
+ * offline (they wait in the outbox); only the duplicate check needs the service.
  */
 export function ExpensesScreen() {
   const { t, language } = useI18n();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [pages, setPages] = useState<number[]>([0]);
+  const [creating, setCreating] = useState(false);
+  const [paying, setPaying] = useState<ExpenseView | null>(null);
   const input = useMemo(() => ({ ...(from ? { from } : {}), ...(to ? { to } : {}) }), [from, to]);
   const list = usePagedList('purchases.expenses', input, pages);
   const onVisiblePages = useCallback((p: number[]) => setPages((prev) => (prev.join() === p.join() ? prev : p)), []);
   const columns: Column[] = [
-    { key: 'reference', header: t('expenses.col.reference'), width: '140px' },
+    { key: 'reference', header: t('expenses.col.reference'), width: '110px' },
     { key: 'date', header: t('invoices.col.date'), width: '92px' },
-    { key: 'description', header: t('expenses.col.description'), width: 'minmax(180px, 1fr)' },
-    { key: 'due', header: t('invoices.dueDate'), width: '100px' },
-    { key: 'total', header: t('invoices.col.total'), width: '130px', className: 'num' },
-    { key: 'status', header: t('invoices.col.status'), width: '100px' },
-    { key: 'actions', header: '', width: '150px' },
+    { key: 'supplier', header: t('expenses.col.supplier'), width: 'minmax(140px, 1fr)' },
+    { key: 'description', header: t('expenses.col.description'), width: 'minmax(110px, 1fr)' },
+    { key: 'due', header: t('invoices.dueDate'), width: '92px' },
+    { key: 'total', header: t('invoices.col.total'), width: '118px', className: 'num' },
+    { key: 'status', header: t('invoices.col.status'), width: '98px' },
+    { key: 'sync', header: t('invoices.col.sync'), width: '118px' },
+    { key: 'actions', header: '', width: '140px' },
   ];
   return (
     <div className="content fill" data-testid="expenses-screen">
@@ -49,7 +69,7 @@ export function ExpensesScreen() {
           <input className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
         </label>
         <span className="spacer" />
-        <button type="button" className="btn primary" disabled title={t('needed.expenses')}>
+        <button type="button" className="btn primary" data-testid="expense-new" onClick={() => setCreating(true)}>
           + {t('expenses.new')}
         </button>
       </div>
@@ -67,6 +87,8 @@ export function ExpensesScreen() {
               return <strong>{r.reference}</strong>;
             case 'date':
               return formatDate(r.date);
+            case 'supplier':
+              return r.supplier_name ?? '—';
             case 'description':
               return r.description;
             case 'due':
@@ -74,10 +96,16 @@ export function ExpensesScreen() {
             case 'total':
               return formatMoney(r.total_bani, r.currency, language);
             case 'status':
-              return <StatusBadge status={r.status} />;
+              return (
+                <span title={r.paid_date ? t('expenses.paidOn', { date: formatDate(r.paid_date) }) : undefined}>
+                  <StatusBadge status={r.status} />
+                </span>
+              );
+            case 'sync':
+              return <SyncBadge sync={r.sync} />;
             case 'actions':
               return r.status !== 'paid' ? (
-                <button type="button" className="btn small" disabled title={t('needed.expenses')}>
+                <button type="button" className="btn small" data-testid="expense-pay" onClick={() => setPaying(r)}>
                   {t('expenses.markPaid')}
                 </button>
               ) : null;
@@ -87,18 +115,331 @@ export function ExpensesScreen() {
         }}
       />
       <div className="vlist-foot">{t('expenses.count', { count: list.total ?? 0 })}</div>
+      {creating ? <ExpenseForm onClose={() => setCreating(false)} /> : null}
+      {paying ? <PayExpense expense={paying} onClose={() => setPaying(null)} /> : null}
     </div>
   );
 }
 
-/** Supplier bills received through the SPV inbox (e-Factura), with what is still unpaid. */
+type Check = { state: 'idle' } | { state: 'checking' } | { state: 'found'; duplicate: Duplicate } | { state: 'offline' };
+
+/**
+ * A new expense. "Check and save" asks the service first; a match stops the save and is shown with
+ * what it matched on, and the cashier decides. Offline the check cannot run: the form says so and
+ * offers to save without it.
+ */
+function ExpenseForm({ onClose }: { onClose(): void }) {
+  const { t, language } = useI18n();
+  const toast = useToast();
+  const create = useIpcMutation('expenses.create');
+  const suppliers = useIpcQuery('purchases.suppliers', { limit: 500, offset: 0 });
+  const [supplierText, setSupplierText] = useState('');
+  const [supplierCui, setSupplierCui] = useState('');
+  const [reference, setReference] = useState('');
+  const [description, setDescription] = useState('');
+  const [date, setDate] = useState(todayInBucharest());
+  const [dueDate, setDueDate] = useState('');
+  const [amountText, setAmountText] = useState('');
+  const [vat, setVat] = useState<(typeof VAT_CHOICES)[number]>('21');
+  const [withVat, setWithVat] = useState(true);
+  const [vatManualText, setVatManualText] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [check, setCheck] = useState<Check>({ state: 'idle' });
+  const [checkError, setCheckError] = useState<unknown>(null);
+
+  const known = (suppliers.data?.items ?? []).find((s) => s.name.localeCompare(supplierText.trim(), 'ro', { sensitivity: 'base' }) === 0);
+  const amount = parseAmountInput(amountText);
+  const amountOk = amount !== null && amount > 0;
+  const vatManual = vat === 'mix' ? parseAmountInput(vatManualText) : null;
+  const supplierOk = supplierText.trim() !== '';
+  const fields = errorOf(create.error)?.fields ?? errorOf(checkError)?.fields ?? {};
+
+  const body = (): ExpenseInput | null => {
+    if (!supplierOk || !amountOk || (vat === 'mix' && vatManual === null)) return null;
+    return {
+      ...(known ? { supplier_id: known.id } : { supplier_name: supplierText.trim(), ...(supplierCui.trim() ? { supplier_cui: supplierCui.trim() } : {}) }),
+      reference: reference.trim() || null,
+      description: description.trim() || null,
+      date,
+      due_date: dueDate || null,
+      amount_bani: amount,
+      vat_percent: vat === 'mix' ? 'mix' : Number(vat),
+      with_vat: withVat,
+      ...(vat === 'mix' && vatManual !== null ? { amount_vat_manual_bani: vatManual } : {}),
+      currency: 'RON',
+    };
+  };
+
+  const save = async (input: ExpenseInput) => {
+    await create.mutateAsync(input);
+    toast(t('expenses.created'), 'ok');
+    onClose();
+  };
+
+  const checkThenSave = async () => {
+    setTouched(true);
+    const input = body();
+    if (!input) return;
+    setCheckError(null);
+    setCheck({ state: 'checking' });
+    try {
+      const reply = await callIpc('expenses.checkDuplicate', input);
+      if (reply.duplicate) {
+        setCheck({ state: 'found', duplicate: reply.duplicate });
+        return;
+      }
+    } catch (error) {
+      const e = errorOf(error);
+      if (e?.type === 'unavailable') {
+        setCheck({ state: 'offline' });
+        return;
+      }
+      setCheck({ state: 'idle' });
+      setCheckError(error);
+      return;
+    }
+    setCheck({ state: 'idle' });
+    await save(input);
+  };
+
+  const saveAnyway = () => {
+    const input = body();
+    if (input) void save(input).catch(() => undefined);
+  };
+
+  const fieldError = (name: string) => (fields[name] ? <span className="error">{inLanguage(fields[name], language)}</span> : null);
+  const matchKey = (m: Duplicate['match_type']): MessageKey => `expenses.match.${m}`;
+
+  return (
+    <Modal
+      title={t('expenses.new')}
+      onClose={onClose}
+      wide
+      testId="expense-form"
+      footer={
+        <>
+          <ErrorMessage error={create.error ?? checkError} />
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          {check.state === 'found' || check.state === 'offline' ? (
+            <button type="button" className="btn danger" data-testid="expense-save-anyway" disabled={create.isPending} onClick={saveAnyway}>
+              {check.state === 'found' ? t('expenses.saveAnyway') : t('expenses.saveUnchecked')}
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="expense-save"
+            disabled={create.isPending || check.state === 'checking'}
+            onClick={() => void checkThenSave().catch(() => undefined)}
+          >
+            {check.state === 'checking' ? t('expenses.checking') : t('expenses.checkAndSave')}
+          </button>
+        </>
+      }
+    >
+      {check.state === 'found' ? (
+        <div className="banner warn" data-testid="expense-duplicate" data-match={check.duplicate.match_type}>
+          <div>
+            <strong>{t('expenses.duplicateFound')}</strong> {t(matchKey(check.duplicate.match_type))}.
+            <br />
+            {t('expenses.existing', {
+              reference: check.duplicate.reference ?? '—',
+              date: formatDate(check.duplicate.date),
+              amount: formatMoney(check.duplicate.amount_bani, check.duplicate.currency, language),
+            })}
+          </div>
+        </div>
+      ) : null}
+      {check.state === 'offline' ? (
+        <div className="banner info small" data-testid="expense-check-offline">
+          {t('expenses.checkOffline')}
+        </div>
+      ) : null}
+      <div className="form-grid">
+        <label className="field span2">
+          {t('expenses.supplier')}
+          <input
+            className={`input${touched && !supplierOk ? ' invalid' : ''}`}
+            data-testid="expense-supplier"
+            list="expense-suppliers"
+            placeholder={t('expenses.supplierHint')}
+            value={supplierText}
+            onChange={(e) => {
+              setSupplierText(e.target.value);
+              setCheck({ state: 'idle' });
+            }}
+          />
+          <datalist id="expense-suppliers">
+            {(suppliers.data?.items ?? []).map((s) => (
+              <option key={s.id} value={s.name}>
+                {s.cui ?? ''}
+              </option>
+            ))}
+          </datalist>
+          {touched && !supplierOk ? <span className="error">{t('expenses.err.supplier')}</span> : fieldError('supplier_id')}
+          {supplierOk && !known ? <span className="hint">{t('expenses.newSupplier')}</span> : null}
+        </label>
+        {!known ? (
+          <label className="field">
+            {t('expenses.supplierCui')}
+            <input className="input" data-testid="expense-supplier-cui" value={supplierCui} onChange={(e) => setSupplierCui(e.target.value)} placeholder="RO…" />
+            {fieldError('supplier_cui')}
+          </label>
+        ) : null}
+        <label className="field">
+          {t('expenses.reference')}
+          <input className="input" data-testid="expense-reference" value={reference} onChange={(e) => { setReference(e.target.value); setCheck({ state: 'idle' }); }} />
+        </label>
+        <label className="field span2">
+          {t('expenses.description')}
+          <input className="input" data-testid="expense-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </label>
+        <label className="field">
+          {t('expenses.date')}
+          <input className="input" type="date" data-testid="expense-date" value={date} onChange={(e) => { setDate(e.target.value); setCheck({ state: 'idle' }); }} />
+        </label>
+        <label className="field">
+          {t('invoices.dueDate')}
+          <input className="input" type="date" data-testid="expense-due" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
+          {fieldError('due_date')}
+        </label>
+        <label className="field">
+          {t('expenses.amount')}
+          <input
+            className={`input num${touched && !amountOk ? ' invalid' : ''}`}
+            data-testid="expense-amount"
+            value={amountText}
+            placeholder="0,00"
+            onChange={(e) => {
+              setAmountText(e.target.value);
+              setCheck({ state: 'idle' });
+            }}
+          />
+          {touched && !amountOk ? <span className="error">{t('expenses.err.amount')}</span> : null}
+        </label>
+        <label className="field">
+          {t('expenses.vat')}
+          <select data-testid="expense-vat" value={vat} onChange={(e) => setVat(e.target.value as (typeof VAT_CHOICES)[number])}>
+            {VAT_CHOICES.map((v) => (
+              <option key={v} value={v}>
+                {v === 'mix' ? t('expenses.vatMix') : `${v}%`}
+              </option>
+            ))}
+          </select>
+        </label>
+        {vat === 'mix' ? (
+          <label className="field">
+            {t('expenses.vatManual')}
+            <input className={`input num${touched && vatManual === null ? ' invalid' : ''}`} data-testid="expense-vat-manual" value={vatManualText} onChange={(e) => setVatManualText(e.target.value)} />
+            <span className="hint">{t('expenses.mixHelp')}</span>
+            {fieldError('amount_vat_manual_bani')}
+          </label>
+        ) : (
+          <label className="check">
+            <input type="checkbox" data-testid="expense-with-vat" checked={withVat} onChange={(e) => setWithVat(e.target.checked)} />
+            {t('expenses.withVat')}
+          </label>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+function PayExpense({ expense, onClose }: { expense: ExpenseView; onClose(): void }) {
+  const { t } = useI18n();
+  const toast = useToast();
+  const pay = useIpcMutation('expenses.pay');
+  const [date, setDate] = useState(todayInBucharest());
+  const [type, setType] = useState<number>(2);
+  return (
+    <Modal
+      title={t('expenses.payTitle', { reference: expense.reference ?? expense.supplier_name ?? '' })}
+      onClose={onClose}
+      testId="expense-pay-dialog"
+      footer={
+        <>
+          <ErrorMessage error={pay.error} />
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="dialog-confirm"
+            disabled={pay.isPending}
+            onClick={() =>
+              void pay
+                .mutateAsync({ id: expense.id, paid_date: date, payment_type: type })
+                .then(() => {
+                  toast(t('expenses.paid'), 'ok');
+                  onClose();
+                })
+                .catch(() => undefined)
+            }
+          >
+            {t('expenses.markPaid')}
+          </button>
+        </>
+      }
+    >
+      <div className="form-grid">
+        <label className="field">
+          {t('expenses.paidDate')}
+          <input className="input" type="date" data-testid="expense-paid-date" value={date} max={todayInBucharest()} onChange={(e) => setDate(e.target.value)} />
+        </label>
+        <label className="field">
+          {t('expenses.paymentType')}
+          <select data-testid="expense-payment-type" value={type} onChange={(e) => setType(Number(e.target.value))}>
+            {PAYMENT_TYPES.map((p) => (
+              <option key={p} value={p}>
+                {t(`expenses.payType.${p}` as MessageKey)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </Modal>
+  );
+}
+
+/** Bytes the host handed over (the web host cannot save files) become a download in the browser. */
+function downloadPdf(base64: string, fileName: string): void {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Supplier bills received through the SPV inbox (e-Factura), with what is still unpaid and ANAF's PDF. */
 export function SupplierBillsScreen() {
   const { t, language } = useI18n();
+  const toast = useToast();
   const [unpaidOnly, setUnpaidOnly] = useState(false);
   const [pages, setPages] = useState<number[]>([0]);
+  const [busy, setBusy] = useState<string | null>(null);
   const input = useMemo(() => (unpaidOnly ? { unpaid_only: true } : {}), [unpaidOnly]);
   const list = usePagedList('purchases.supplierBills', input, pages);
   const onVisiblePages = useCallback((p: number[]) => setPages((prev) => (prev.join() === p.join() ? prev : p)), []);
+  const openPdf = (bill: BillRow) => {
+    setBusy(bill.id);
+    void callIpc('purchases.supplierBillPdf', { id: bill.id })
+      .then((r) => {
+        if (r.pdf_base64) {
+          downloadPdf(r.pdf_base64, r.file_name);
+          toast(t('bills.pdfDownloaded', { name: r.file_name }), 'ok');
+        } else if (r.saved) toast(t('bills.pdfSaved', { path: r.path ?? r.file_name }), 'ok');
+      })
+      .catch((e: unknown) => toast(describeError(e, t), 'bad'))
+      .finally(() => setBusy(null));
+  };
   const columns: Column[] = [
     { key: 'number', header: t('bills.col.number'), width: '150px' },
     { key: 'supplier', header: t('bills.col.supplier'), width: 'minmax(180px, 1fr)' },
@@ -107,6 +448,7 @@ export function SupplierBillsScreen() {
     { key: 'total', header: t('invoices.col.total'), width: '130px', className: 'num' },
     { key: 'unpaid', header: t('bills.col.unpaid'), width: '130px', className: 'num' },
     { key: 'status', header: t('invoices.col.status'), width: '100px' },
+    { key: 'pdf', header: '', width: '110px' },
   ];
   return (
     <div className="content fill" data-testid="bills-screen">
@@ -141,7 +483,13 @@ export function SupplierBillsScreen() {
             case 'unpaid':
               return r.unpaid_bani > 0 ? <strong>{formatMoney(r.unpaid_bani, r.currency, language)}</strong> : '—';
             case 'status':
-              return <StatusBadge status={r.unpaid_bani > 0 ? (r.due_date && r.due_date < new Date().toISOString().slice(0, 10) ? 'overdue' : 'unpaid') : 'paid'} />;
+              return <StatusBadge status={r.unpaid_bani > 0 ? (r.due_date && r.due_date < todayInBucharest() ? 'overdue' : 'unpaid') : 'paid'} />;
+            case 'pdf':
+              return r.has_efactura_pdf ? (
+                <button type="button" className="btn small" data-testid="bill-pdf" title={t('bills.pdfHint')} disabled={busy === r.id} onClick={() => openPdf(r)}>
+                  ⇩ {t('bills.pdf')}
+                </button>
+              ) : null;
             default:
               return null;
           }
@@ -152,61 +500,54 @@ export function SupplierBillsScreen() {
   );
 }
 
-/**
- * Suppliers, as the bills received from them show them (name, bill count, what is owed). A full
- * supplier register waits for `purchases.suppliers` (renderer/NEEDED-IPC.md).
- */
+/** The supplier register (GET /suppliers, kept by the host) with what is owed on this work point's bills. */
 export function SuppliersScreen() {
   const { t, language } = useI18n();
-  const bills = useIpcQuery('purchases.supplierBills', { limit: 500, offset: 0 });
-  const suppliers = useMemo(() => {
-    const map = new Map<string, { name: string; bills: number; unpaid: Map<string, number> }>();
-    for (const b of bills.data?.items ?? []) {
-      const entry = map.get(b.supplier_name) ?? { name: b.supplier_name, bills: 0, unpaid: new Map() };
-      entry.bills += 1;
-      entry.unpaid.set(b.currency, (entry.unpaid.get(b.currency) ?? 0) + b.unpaid_bani);
-      map.set(b.supplier_name, entry);
-    }
-    return [...map.values()].sort((a, b) => a.name.localeCompare(b.name, 'ro'));
-  }, [bills.data]);
+  const [search, setSearch] = useState('');
+  const [pages, setPages] = useState<number[]>([0]);
+  const debounced = useDebounced(search, 120);
+  const input = useMemo(() => (debounced.trim() ? { search: debounced.trim() } : {}), [debounced]);
+  const list = usePagedList('purchases.suppliers', input, pages);
+  const onVisiblePages = useCallback((p: number[]) => setPages((prev) => (prev.join() === p.join() ? prev : p)), []);
+  const columns: Column[] = [
+    { key: 'name', header: t('bills.col.supplier'), width: 'minmax(200px, 1fr)' },
+    { key: 'cui', header: t('clients.cui'), width: '130px' },
+    { key: 'bills', header: t('suppliers.bills'), width: '80px', className: 'num' },
+    { key: 'unpaid', header: t('bills.col.unpaid'), width: '200px', className: 'num' },
+    { key: 'sync', header: t('invoices.col.sync'), width: '112px' },
+  ];
   return (
-    <div className="content" data-testid="suppliers-screen">
-      <div className="banner info small">{t('suppliers.derived')}</div>
-      <div className="card">
-        <table className="grid">
-          <thead>
-            <tr>
-              <th>{t('bills.col.supplier')}</th>
-              <th className="num">{t('suppliers.bills')}</th>
-              <th className="num">{t('bills.col.unpaid')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {suppliers.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty">
-                  {bills.isLoading ? t('common.loading') : t('suppliers.none')}
-                </td>
-              </tr>
-            ) : (
-              suppliers.map((s) => (
-                <tr key={s.name}>
-                  <td>
-                    <strong>{s.name}</strong>
-                  </td>
-                  <td className="num">{s.bills}</td>
-                  <td className="num">
-                    {[...s.unpaid.entries()]
-                      .filter(([, v]) => v !== 0)
-                      .map(([cur, v]) => formatMoney(v, cur, language))
-                      .join(' + ') || '—'}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+    <div className="content fill" data-testid="suppliers-screen">
+      <div className="banner info small">{t('suppliers.register')}</div>
+      <div className="toolbar">
+        <input className="input" type="search" data-testid="suppliers-search" style={{ width: 260 }} placeholder={t('suppliers.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
       </div>
+      <VirtualList<SupplierRow>
+        testId="supplier-list"
+        total={list.total ?? 0}
+        columns={columns}
+        itemAt={list.itemAt}
+        rowKey={(r, i) => r?.id ?? `s${i}`}
+        onVisiblePages={onVisiblePages}
+        empty={<div className="empty">{list.total === undefined ? t('common.loading') : t('suppliers.none')}</div>}
+        renderCell={(r, key) => {
+          switch (key) {
+            case 'name':
+              return <strong>{r.name}</strong>;
+            case 'cui':
+              return r.cui ? `${r.vat_payer ? 'RO' : ''}${r.cui}` : '—';
+            case 'bills':
+              return r.bills;
+            case 'unpaid':
+              return r.unpaid.length ? <strong>{r.unpaid.map((u) => formatMoney(u.amount_bani, u.currency, language)).join(' + ')}</strong> : '—';
+            case 'sync':
+              return <SyncBadge sync={r.sync} />;
+            default:
+              return null;
+          }
+        }}
+      />
+      <div className="vlist-foot">{t('suppliers.count', { count: list.total ?? 0 })}</div>
     </div>
   );
 }

@@ -1,14 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import type { Settings } from '../../shared/ipc';
+import { ErrorMessage } from '../components/ErrorMessage';
+import type { ChannelOutput, Settings } from '../../shared/ipc';
 import { formatIban } from '../../shared/ro/iban';
 import { Modal } from '../components/Modal';
 import { useToast } from '../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
 import { useI18n } from '../i18n/I18nProvider';
-import { describeError, describeIpcError } from '../lib/errors';
+import { describeError, describeIpcError, errorOf, inLanguage } from '../lib/errors';
 import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
-import { loadPrintExtras, savePrintExtras } from '../state/local-prefs';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -122,12 +122,53 @@ function ConnectionSection({ settings }: { settings: Settings }) {
       <dl className="facts">
         <dt>{t('settings.company')}</dt>
         <dd data-testid="settings-company">{settings.company ? `${settings.company.name} (CUI ${settings.company.cui})` : '—'}</dd>
-        <dt>{t('settings.workPoint')}</dt>
-        <dd>
-          {settings.work_point?.name ?? '—'} <span className="muted small">{t('settings.workPointFixed')}</span>
-        </dd>
       </dl>
+      <WorkPointField settings={settings} />
     </Section>
+  );
+}
+
+/**
+ * The work point this device works at. A change replaces the work point's documents in the local
+ * cache (the host refuses it while some wait to be synced, and gives back the numbers it holds).
+ */
+function WorkPointField({ settings }: { settings: Settings }) {
+  const { t } = useI18n();
+  const toast = useToast();
+  const update = useIpcMutation('settings.update');
+  const points = useIpcQuery('catalog.workPoints', undefined, { enabled: settings.has_api_key });
+  const items = points.data?.items ?? [];
+  // The settings follow a change at once (settings.update answers them); the list's copy may be older.
+  const current = settings.work_point?.id ?? points.data?.current_id ?? '';
+  const known = items.some((w) => w.id === current);
+  return (
+    <label className="field">
+      {t('settings.workPoint')}
+      <select
+        data-testid="settings-work-point"
+        value={current}
+        disabled={update.isPending || items.length === 0}
+        onChange={(e) => {
+          const next = items.find((w) => w.id === e.target.value);
+          if (!next) return;
+          void update
+            .mutateAsync({ work_point_id: next.id })
+            .then(() => toast(t('settings.workPointChanged', { name: next.name }), 'ok'))
+            .catch((err: unknown) => toast(describeError(err, t), 'bad'));
+        }}
+      >
+        {!known ? <option value={current}>{settings.work_point?.name ?? '—'}</option> : null}
+        {items.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+            {w.address ? ` · ${w.address}` : ''}
+          </option>
+        ))}
+      </select>
+      <span className="hint">
+        {t('settings.workPointHelp')} {points.data?.source === 'cache' ? t('settings.workPointsCached') : ''}
+      </span>
+    </label>
   );
 }
 
@@ -308,16 +349,14 @@ function CashSection({ settings }: { settings: Settings }) {
 
 /**
  * The company as printed on invoices and receipts: the service's company profile, which the device
- * keeps for offline printing. Two mentions the profile does not hold yet are set here, on this device.
+ * keeps for offline printing. Corrections go to the service (company.updateProfile, online), so every
+ * device prints the same; the answer becomes the local copy at once.
  */
 function CompanyProfileSection() {
-  const { t, language } = useI18n();
-  const toast = useToast();
+  const { t } = useI18n();
   const profile = useIpcQuery('company.profile', undefined);
-  const [extras, setExtras] = useState(loadPrintExtras);
-  const [capital, setCapital] = useState(extras.capital_social_bani != null ? formatBani(extras.capital_social_bani, language) : '');
+  const [editing, setEditing] = useState(false);
   const p = profile.data;
-  const capitalBani = capital.trim() ? parseAmountInput(capital) : null;
   return (
     <Section title={t('settings.printProfile')} help={t('settings.printProfileHelp')} testId="settings-print-profile">
       {p ? (
@@ -328,10 +367,13 @@ function CompanyProfileSection() {
           </dd>
           <dt>{t('clients.cui')}</dt>
           <dd>
-            {p.vat_id ?? p.cui} {p.vat_payer ? <span className="badge ok">{t('clients.vatPayer')}</span> : null}
+            {p.vat_id ?? p.cui} {p.vat_payer ? <span className="badge ok">{t('clients.vatPayer')}</span> : null}{' '}
+            {p.vat_on_collection ? <span className="badge info">{t('print.vatOnCollection')}</span> : null}
           </dd>
           <dt>{t('clients.regCom')}</dt>
           <dd>{p.reg_com ?? '—'}</dd>
+          <dt>{t('print.capital')}</dt>
+          <dd data-testid="company-capital">{p.capital_social_bani != null ? `${formatBani(p.capital_social_bani, 'ro')} lei` : '—'}</dd>
           <dt>{t('clients.address')}</dt>
           <dd>{[p.street, p.city, countyName(p.county_code)].filter(Boolean).join(', ') || '—'}</dd>
           <dt>{t('clients.iban')}</dt>
@@ -347,33 +389,113 @@ function CompanyProfileSection() {
           {t('settings.profileMissing')} <strong>{p.missing_for_efactura.join(', ')}</strong>
         </div>
       ) : null}
-      <div className="muted small">{t('settings.profileEditOnServer')}</div>
+      <div className="muted small">{t('settings.profileEditHelp')}</div>
+      <div className="row">
+        <button type="button" className="btn" data-testid="profile-edit" disabled={!p} onClick={() => setEditing(true)}>
+          {t('settings.profileEdit')}
+        </button>
+      </div>
+      {editing && p ? <CompanyProfileForm profile={p} onClose={() => setEditing(false)} /> : null}
+    </Section>
+  );
+}
+
+type Profile = NonNullable<ChannelOutput<'company.profile'>>;
+
+function CompanyProfileForm({ profile, onClose }: { profile: Profile; onClose(): void }) {
+  const { t, language } = useI18n();
+  const toast = useToast();
+  const save = useIpcMutation('company.updateProfile');
+  const [form, setForm] = useState({
+    name: profile.name,
+    reg_com: profile.reg_com ?? '',
+    street: profile.street ?? '',
+    city: profile.city ?? '',
+    county: profile.county_code ?? '',
+    postal_code: profile.postal_code ?? '',
+    iban: profile.iban ? formatIban(profile.iban) : '',
+    bank: profile.bank ?? '',
+    capital: profile.capital_social_bani != null ? formatBani(profile.capital_social_bani, language) : '',
+  });
+  const [vatPayer, setVatPayer] = useState(profile.vat_payer);
+  const [vatOnCollection, setVatOnCollection] = useState(profile.vat_on_collection);
+  const capitalBani = form.capital.trim() ? parseAmountInput(form.capital) : null;
+  const capitalBad = form.capital.trim() !== '' && (capitalBani === null || capitalBani < 0);
+  const fields = errorOf(save.error)?.fields ?? {};
+  const text = (key: keyof typeof form, label: string, testId: string) => (
+    <label className="field">
+      {label}
+      <input className={`input${fields[key] ? ' invalid' : ''}`} data-testid={testId} value={form[key]} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
+      {fields[key] ? <span className="error">{inLanguage(fields[key], language)}</span> : null}
+    </label>
+  );
+  const orNull = (v: string) => (v.trim() ? v.trim() : null);
+  return (
+    <Modal
+      title={t('settings.profileEdit')}
+      onClose={onClose}
+      wide
+      testId="profile-form"
+      footer={
+        <>
+          <ErrorMessage error={save.error} />
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="btn primary"
+            data-testid="profile-save"
+            disabled={save.isPending || capitalBad || !form.name.trim()}
+            onClick={() =>
+              void save
+                .mutateAsync({
+                  name: form.name.trim(),
+                  vat_payer: vatPayer,
+                  reg_com: orNull(form.reg_com),
+                  street: orNull(form.street),
+                  city: orNull(form.city),
+                  county: orNull(form.county),
+                  postal_code: orNull(form.postal_code),
+                  iban: orNull(form.iban),
+                  bank: orNull(form.bank),
+                  capital_social_bani: capitalBani,
+                  vat_on_collection: vatOnCollection,
+                })
+                .then(() => {
+                  toast(t('settings.profileSaved'), 'ok');
+                  onClose();
+                })
+                .catch(() => undefined)
+            }
+          >
+            {t('common.save')}
+          </button>
+        </>
+      }
+    >
       <div className="form-grid">
+        {text('name', t('clients.companyName'), 'profile-name')}
+        {text('reg_com', t('clients.regCom'), 'profile-reg-com')}
+        {text('street', t('clients.address'), 'profile-street')}
+        {text('city', t('clients.city'), 'profile-city')}
+        {text('county', t('settings.profileCounty'), 'profile-county')}
+        {text('postal_code', t('settings.profilePostal'), 'profile-postal')}
+        {text('iban', t('clients.iban'), 'profile-iban')}
+        {text('bank', t('clients.bank'), 'profile-bank')}
         <label className="field">
           {t('print.capital')}
-          <input className={`input num${capital.trim() && capitalBani === null ? ' invalid' : ''}`} data-testid="profile-capital" value={capital} onChange={(e) => setCapital(e.target.value)} placeholder="200,00" />
+          <input className={`input num${capitalBad ? ' invalid' : ''}`} data-testid="profile-capital" value={form.capital} placeholder="200,00" onChange={(e) => setForm((f) => ({ ...f, capital: e.target.value }))} />
         </label>
         <label className="check">
-          <input type="checkbox" checked={extras.vat_on_collection} onChange={(e) => setExtras((x) => ({ ...x, vat_on_collection: e.target.checked }))} />
+          <input type="checkbox" checked={vatPayer} onChange={(e) => setVatPayer(e.target.checked)} />
+          {t('clients.vatPayer')}
+        </label>
+        <label className="check">
+          <input type="checkbox" data-testid="profile-vat-on-collection" checked={vatOnCollection} onChange={(e) => setVatOnCollection(e.target.checked)} />
           {t('print.vatOnCollection')}
         </label>
       </div>
-      <div className="row">
-        <button
-          type="button"
-          className="btn"
-          data-testid="profile-save"
-          disabled={capital.trim() !== '' && capitalBani === null}
-          onClick={() => {
-            const next = { ...extras, capital_social_bani: capitalBani };
-            savePrintExtras(next);
-            setExtras(next);
-            toast(t('common.saved'), 'ok');
-          }}
-        >
-          {t('common.save')}
-        </button>
-      </div>
-    </Section>
+    </Modal>
   );
 }

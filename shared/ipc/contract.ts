@@ -5,7 +5,8 @@ import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVa
 import { zPartySnapshot } from '../schemas/invoice';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
-import { zCompanyProfile, zSendToSpvResult } from '../schemas/efactura';
+import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
+import { EXPENSE_VAT_RATES } from '../schemas/expense';
 import type { ChannelName, EventName } from './channels';
 
 /**
@@ -157,6 +158,14 @@ export const zSettingsUpdate = z.object({
   sync_interval_seconds: z.number().int().min(30).max(86_400).optional(),
   cash_limits: zCashLimits.partial().optional(),
   efactura_environment: z.enum(['test', 'live']).optional(),
+  /**
+   * The work point (branch) this device works at; null: the API key's own. Invoices, series,
+   * receipts, payments, expenses and supplier bills belong to a work point, so a change empties those
+   * from the local cache and pulls the new work point's. Refused (`invalid_state`) while documents of
+   * the current one wait in the outbox; when this device holds numbers (a lock, a reserved pool) it
+   * gives them back first, which needs the server (`offline` otherwise). See main/sync/README.md.
+   */
+  work_point_id: z.string().min(1).max(64).nullable().optional(),
 });
 
 export const zSyncMode = z.enum(['online', 'offline', 'paused', 'unconfigured', 'auth_error']);
@@ -189,7 +198,7 @@ export const zOutboxItem = z.object({
   seq: z.number().int(),
   /** e.g. `invoice.create`, `client.create`, `receipt.update`, `reservation.release`. */
   kind: z.string(),
-  entity_type: z.enum(['invoice', 'client', 'product', 'receipt', 'payment', 'reservation']),
+  entity_type: z.enum(['invoice', 'client', 'product', 'receipt', 'payment', 'reservation', 'expense', 'supplier']),
   /** Local id of the record (a reservation token for `reservation.release`). */
   entity_id: z.string(),
   /** Short human description, e.g. `Factură TJ-2026-0042` or `Client Popescu SRL`. */
@@ -339,6 +348,10 @@ export const zGapView = z.object({
 
 // ---------------------------------------------------------------------------------------------
 // Invoices
+
+/** The service issues nothing without a buyer: refused at once (`fields.client_id`), not at sync. */
+const NEEDS_CLIENT = 'An issued invoice needs a client|O factură emisă are nevoie de un client';
+const zIssueClientId = z.string({ error: NEEDS_CLIENT }).min(1, NEEDS_CLIENT).max(64);
 
 export const zLineInput = z.object({
   product_id: zLocalId.nullish(),
@@ -559,15 +572,107 @@ export const zCurrencyView = z.object({ code: z.string(), description: z.string(
 export const zVatRateView = z.object({ id: z.string(), rate: z.number(), name: z.string(), is_custom: z.boolean() });
 
 export const zExpenseView = z.object({
-  id: z.string(),
+  id: zLocalId,
   reference: z.string().nullable(),
   description: z.string().nullable(),
+  supplier_id: z.string().nullable(),
+  /** From the local supplier register; null while the supplier is unknown here. */
+  supplier_name: z.string().nullable(),
   total_bani: zBaniInt,
   currency: z.string(),
   date: z.string(),
   due_date: z.string().nullable(),
+  paid_date: z.string().nullable(),
+  /** `unpaid`, `overdue` (due date passed) or `paid`. */
   status: z.string(),
+  sync: zRecordSync,
 });
+export type ExpenseView = z.infer<typeof zExpenseView>;
+
+const zExpenseVatChoice = z.union([z.literal('mix'), z.number().refine((n) => (EXPENSE_VAT_RATES as readonly number[]).includes(n), 'One of 0, 5, 9, 11, 19, 21|Una dintre 0, 5, 9, 11, 19, 21')]);
+
+const expenseFields = {
+  /** A supplier of the local register; else `supplier_name` (and `supplier_cui`) names a new one, made with the expense. */
+  supplier_id: zLocalId.optional(),
+  supplier_name: z.string().trim().min(1).max(200).optional(),
+  supplier_cui: z.string().trim().max(20).optional(),
+  reference: z.string().trim().max(100).nullish(),
+  description: z.string().trim().max(2000).nullish(),
+  /** Defaults to today in Bucharest. */
+  date: zDate.optional(),
+  due_date: zDate.nullish(),
+  /**
+   * The document's amount: VAT included when `with_vat` (a single rate). With `vat_percent` 'mix'
+   * it is the net and `amount_vat_manual_bani` the VAT, as the API reads a multi-rate receipt.
+   */
+  amount_bani: zPositiveBani,
+  vat_percent: zExpenseVatChoice.default(21),
+  with_vat: z.boolean().default(true),
+  amount_vat_manual_bani: zNonNegativeBani.optional(),
+  currency: zCurrencyCode.default('RON'),
+  /** Lei for one unit of a foreign currency (required for one). */
+  exchange_rate: zExchangeRate.optional(),
+};
+
+type ExpenseFieldsOut = { supplier_id?: string | undefined; supplier_name?: string | undefined; vat_percent: number | 'mix'; amount_vat_manual_bani?: number | undefined; currency: string; exchange_rate?: number | undefined; date?: string | undefined; due_date?: string | null | undefined };
+
+/** The rules a form breaks before the server would: checked in both processes, reported per field. */
+function checkExpense(value: ExpenseFieldsOut, ctx: z.RefinementCtx): void {
+  if (!value.supplier_id && !value.supplier_name) {
+    ctx.addIssue({ code: 'custom', path: ['supplier_id'], message: 'Choose a supplier or type its name|Alegeți furnizorul sau scrieți-i numele' });
+  }
+  if (value.vat_percent === 'mix' && value.amount_vat_manual_bani === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['amount_vat_manual_bani'], message: 'The VAT of a multi-rate receipt|TVA-ul unui bon cu mai multe cote' });
+  }
+  if (value.currency !== 'RON' && value.exchange_rate === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['exchange_rate'], message: 'Required for a foreign currency|Obligatoriu pentru o monedă străină' });
+  }
+  if (value.date && value.due_date && value.due_date < value.date) {
+    ctx.addIssue({ code: 'custom', path: ['due_date'], message: 'Must not be before the date|Nu poate fi înaintea datei' });
+  }
+}
+
+/** A new expense (the same body probes for a duplicate first). */
+export const zExpenseInput = z.object(expenseFields).superRefine(checkExpense);
+export type ExpenseInput = z.input<typeof zExpenseInput>;
+
+/** Payment type codes of the API: 1 cash, 2 bank transfer, 3 card, 4 check, 5 promissory note, 6 other, 7 compensation. */
+export const zExpensePayInput = z.object({
+  id: zLocalId,
+  /** Defaults to today; never in the future. */
+  paid_date: zDate.optional(),
+  payment_type: z.number().int().min(1).max(7),
+});
+
+export const zDuplicateView = z.object({
+  /** The local id when the expense is in the local cache, else the server's id. */
+  id: z.string(),
+  reference: z.string().nullable(),
+  date: z.string(),
+  /** The existing expense's net amount (what the probe compared). */
+  amount_bani: zBaniInt,
+  currency: z.string(),
+  /** `exact`: same supplier and document number; `strong`: same supplier, day and amount (±0.02); `likely`: same number, another supplier. */
+  match_type: z.enum(['exact', 'strong', 'likely']),
+});
+
+export const zSupplierView = z.object({
+  id: zLocalId,
+  name: z.string(),
+  cui: z.string().nullable(),
+  vat_payer: z.boolean(),
+  reg_com: z.string().nullable(),
+  address: z.string().nullable(),
+  /** Supplier bills of this work point in the local cache, and how many are not fully paid. */
+  bills: z.number().int(),
+  unpaid_bills: z.number().int(),
+  /** What is still owed on them, per currency (RON first). */
+  unpaid: z.array(z.object({ currency: z.string(), amount_bani: zBaniInt })),
+  sync: zRecordSync,
+});
+export type SupplierView = z.infer<typeof zSupplierView>;
+
+export const zWorkPointView = z.object({ id: z.string(), name: z.string(), address: z.string().nullable() });
 
 export const zSupplierBillView = z.object({
   id: z.string(),
@@ -579,6 +684,8 @@ export const zSupplierBillView = z.object({
   tax_inclusive_bani: zBaniInt,
   unpaid_bani: zBaniInt,
   status: z.string(),
+  /** Received through e-Factura: ANAF can render it (`purchases.supplierBillPdf`); a bill entered by hand cannot. */
+  has_efactura_pdf: z.boolean(),
 });
 
 const zCountAmount = z.object({ count: z.number().int(), total_bani: zBaniInt });
@@ -619,7 +726,12 @@ export const contract = {
   'app.info': spec({ input: zNone, output: zAppInfo }),
 
   'settings.get': spec({ input: zNone, output: zSettings }),
-  'settings.update': spec({ input: zSettingsUpdate, output: zSettings, mutates: ['settings'] }),
+  'settings.update': spec({
+    input: zSettingsUpdate,
+    output: zSettings,
+    // A new work point replaces the work point's data in the local cache.
+    mutates: ['settings', 'invoices', 'receipts', 'series', 'purchases', 'outbox', 'sync'],
+  }),
   /**
    * Stores the API key (Electron: `safeStorage`; web host: a 0600 file) and checks it with the
    * server when online. `verified` false: stored, not checked yet (offline), or the server refused it
@@ -638,6 +750,11 @@ export const contract = {
    * prints offline. null until the first sync reaches the server.
    */
   'company.profile': spec({ input: zNone, output: zCompanyProfile.nullable() }),
+  /**
+   * ONLINE. Corrects the seller data printed on documents (PUT /company/profile): only the members
+   * sent change, null clears one. The answer is also kept as the local copy, so it prints at once.
+   */
+  'company.updateProfile': spec({ input: zCompanyProfileUpdate, output: zCompanyProfile, mutates: ['settings'], online: true }),
 
   'sync.status': spec({ input: zNone, output: zSyncStatus }),
   /** Starts a sync pass now (push, then pull) and answers when it ends. */
@@ -677,7 +794,7 @@ export const contract = {
    * `no_number_available` when the series has neither (save a draft instead).
    */
   'invoices.issue': spec({
-    input: zInvoiceDraftInput.extend({ series_id: z.string() }),
+    input: zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId }),
     output: zInvoiceView,
     mutates: ['invoices', 'series', 'outbox'],
   }),
@@ -787,14 +904,51 @@ export const contract = {
 
   'catalog.currencies': spec({ input: zNone, output: z.array(zCurrencyView) }),
   'catalog.vatRates': spec({ input: zNone, output: z.array(zVatRateView) }),
+  /**
+   * The company's work points (GET /work-points), kept locally: answered from the server when it can
+   * be reached (`source` 'server'), else from the last copy ('cache'); `offline` only when there is
+   * none. `current_id`: the one this device works at (settings.update `work_point_id` changes it).
+   */
+  'catalog.workPoints': spec({
+    input: zNone,
+    output: z.object({ items: z.array(zWorkPointView), current_id: z.string().nullable(), source: z.enum(['server', 'cache']) }),
+  }),
 
   'purchases.expenses': spec({
     input: z.object({ from: zDate.optional(), to: zDate.optional(), ...zPage }),
     output: zListOf(zExpenseView),
   }),
+  /**
+   * ONLINE. Asks the service whether an expense like this one is already recorded (POST
+   * /expenses/check-duplicate, every work point of the company): call it before `expenses.create`
+   * and show what it finds. null: nothing alike.
+   */
+  'expenses.checkDuplicate': spec({ input: zExpenseInput, output: z.object({ duplicate: zDuplicateView.nullable() }), online: true }),
+  /**
+   * Records an expense at once, offline or not, through the outbox (POST /expenses with the item's
+   * Idempotency-Key); a supplier named but not in the register is created with it (POST /suppliers).
+   */
+  'expenses.create': spec({ input: zExpenseInput, output: zExpenseView, mutates: ['purchases', 'outbox'] }),
+  /** Marks an expense paid, offline or not (POST /expenses/{id}/pay through the outbox). */
+  'expenses.pay': spec({ input: zExpensePayInput, output: zExpenseView, mutates: ['purchases', 'outbox'] }),
+  /** The supplier register (GET /suppliers, kept locally), with what is owed on this work point's supplier bills. */
+  'purchases.suppliers': spec({
+    input: z.object({ search: z.string().max(200).optional(), ...zPage }),
+    output: zListOf(zSupplierView),
+  }),
   'purchases.supplierBills': spec({
     input: z.object({ unpaid_only: z.boolean().optional(), ...zPage }),
     output: zListOf(zSupplierBillView),
+  }),
+  /**
+   * ONLINE. ANAF's PDF of a supplier bill received through e-Factura (GET
+   * /supplier-bills/{id}/efactura-pdf). Electron asks where to save it (`saved`, `path`); the web host
+   * cannot write to the user's disk and answers the bytes (`pdf_base64`) for the browser to save.
+   */
+  'purchases.supplierBillPdf': spec({
+    input: zById,
+    output: z.object({ saved: z.boolean(), path: z.string().nullable(), file_name: z.string(), pdf_base64: z.string().nullable() }),
+    online: true,
   }),
 
   /** Counter overview for `date` (default today in Bucharest). */

@@ -118,6 +118,13 @@ export const zCompanyProfile = z.object({
   bank: z.string().nullable(),
   email: z.string().nullable(),
   phone: z.string().nullable(),
+  /**
+   * Share capital in bani, printed on the company's documents (Legea 31/1990 art. 74 asks it of an
+   * SRL or SA); null when not given (a PFA or II has none).
+   */
+  capital_social_bani: z.number().int().nonnegative().nullable(),
+  /** The company applies "TVA la încasare" (Codul fiscal art. 282): every invoice must say so (art. 319 (20) o). */
+  vat_on_collection: z.boolean(),
   /** What a valid e-Factura still lacks (member names); empty when complete. */
   missing_for_efactura: z.array(z.string()),
   updated_at: zTimestamp.nullable(),
@@ -138,5 +145,8 @@ export const zCompanyProfileUpdate = z.object({
   bank: optionalText(100),
   email: z.email().max(100).nullable().optional(),
   phone: optionalText(100),
+  /** Bani; null clears it. */
+  capital_social_bani: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+  vat_on_collection: z.boolean().optional(),
 });
 export type CompanyProfileUpdate = z.input<typeof zCompanyProfileUpdate>;

@@ -47,7 +47,9 @@ describe('IPC router (fake sender, no Electron)', () => {
     if (reply.ok) return;
     expect(reply.error.type).toBe('validation_error');
     expect(reply.error.code).toBe('invalid_payload');
-    expect(Object.keys(reply.error.fields ?? {}).sort()).toEqual(['lines.0.description', 'lines.0.quantity', 'lines.0.unit_price_bani']);
+    // No client either: an issued invoice needs one, refused here rather than at sync.
+    expect(Object.keys(reply.error.fields ?? {}).sort()).toEqual(['client_id', 'lines.0.description', 'lines.0.quantity', 'lines.0.unit_price_bani']);
+    expect(reply.error.fields?.client_id).toMatch(/needs a client/);
     const extra = await router.dispatch('app.info', { sneaky: true }, APP);
     expect(extra.ok).toBe(false);
   });

@@ -6,7 +6,7 @@ import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
 import { netUnitPrice } from '../../renderer/counter/cart';
 import { formatBani } from '../../renderer/lib/format';
-import { PDF_OPTIONS } from '../../renderer/print/labels';
+import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
 import { startDesktop, type Desktop } from './support/desktop';
 import { eventually, indicator, scan, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';

@@ -1,12 +1,13 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { toBani } from '../../shared/money';
-import { PDF_OPTIONS } from '../../renderer/print/labels';
+import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
 import { startDesktop, type Desktop } from './support/desktop';
 import { eventually, indicator, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
-import { linkEfactura, seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import { COMPANY, linkEfactura, seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import { receivedInvoiceXml } from '../desktop/support/received-bill';
 
 /**
  * Documents and the outside world, with the service wired to the ANAF simulator: the company profile
@@ -60,8 +61,17 @@ describe('documents', () => {
     const { page } = desktop;
     await desktop.open('#/settings');
     await expect.poll(() => page.getByTestId('company-profile').textContent()).toContain('J40/1234/2016');
+    // The two print mentions are the service's now: written there, the same on every device.
+    await page.getByTestId('profile-edit').click();
+    await page.getByTestId('profile-form').waitFor();
     await page.getByTestId('profile-capital').fill('200');
+    await page.getByTestId('profile-vat-on-collection').check();
     await page.getByTestId('profile-save').click();
+    await page.getByTestId('profile-form').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('company-capital').textContent()).toBe('200,00 lei');
+    const remote = await server.api('GET', '/company/profile');
+    expect(remote.body.data).toMatchObject({ capital_social_bani: 20_000, vat_on_collection: true, reg_com: 'J40/1234/2016' });
+    await screenshot(page, 'settings-profile');
     const number = await sellAtCounter(desktop, { entries: ['cafea'], client: 'Exemplu' });
     await page.keyboard.press('Control+p');
     const html = await eventually('print', async () => {
@@ -77,6 +87,7 @@ describe('documents', () => {
     expect(text).toContain('CIF: RO40075649');
     expect(text).toContain('Reg. Com.: J40/1234/2016');
     expect(text).toContain('Capital social: 200,00 lei');
+    expect(text).toContain('TVA la încasare');
     expect(text).toContain('Str. Lipscani nr. 12, Sector 3, București');
     expect(text).toContain('RO49 AAAA 1B31 0075 9384 0000');
   });
@@ -167,5 +178,20 @@ describe('documents', () => {
     await expect.poll(() => page.getByTestId('invoice-detail').textContent(), { timeout: 15_000 }).toMatch(/Acceptată|În prelucrare/);
     await screenshot(page, 'invoice-efactura');
     writeFileSync(join(process.cwd(), 'node_modules', '.cache', 'efactura-status.txt'), (await page.getByTestId('invoice-detail').textContent()) ?? '');
+  });
+
+  it('opens ANAF’s PDF of a supplier bill received through e-Factura: the browser downloads it', async () => {
+    const { page } = desktop;
+    server.sim!.state.addReceivedInvoice({ buyerCif: COMPANY.cui, sellerCif: '12345674', xml: receivedInvoiceXml(COMPANY.cui, 'EF-2001'), env: 'prod' });
+    expect((await server.api('POST', '/supplier-bills/sync', {})).body.data.imported).toBe(1);
+    await syncAll();
+    await desktop.open('#/supplier-bills');
+    await expect.poll(() => page.getByTestId('bill-list').getAttribute('data-total')).toBe('1');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('bill-pdf').click()]);
+    expect(download.suggestedFilename()).toBe('Factura-furnizor-EF-2001.pdf');
+    const file = await download.path();
+    expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await expect.poll(() => page.getByTestId('toast').allTextContents()).toContainEqual(expect.stringContaining('Factura-furnizor-EF-2001.pdf'));
+    await screenshot(page, 'supplier-bills');
   });
 });

@@ -6,7 +6,7 @@ import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
 import { formatBani } from '../../renderer/lib/format';
 import { renderInvoiceHtml } from '../../renderer/print/invoice-template';
-import { PDF_OPTIONS } from '../../renderer/print/labels';
+import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { renderReceiptHtml, splitReceiptNumber } from '../../renderer/print/receipt-template';
 import { launchChromium, pdfPagePng, pdfPages, pdfText, squash } from './support/browser';
 import { makeInvoice, makeReceipt, SELLER, type LineSpec } from './support/documents';

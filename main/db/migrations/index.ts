@@ -3,8 +3,10 @@ import { migration0001 } from './0001_core';
 import { migration0002 } from './0002_catalog';
 import { migration0003 } from './0003_invoicing';
 import { migration0004 } from './0004_purchases';
+import { migration0005 } from './0005_purchases_register';
+import { migration0006 } from './0006_invoice_search';
 
 /** Every migration this build knows, in order. Ids are 1..n with no hole. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];
 
 export type { Migration };

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { sql } from '../sql';
 import type { ReadDb, WriteDb } from '../store';
 
@@ -23,4 +23,9 @@ export function setSetting(db: WriteDb, key: string, value: unknown): void {
 
 export function deleteSetting(db: WriteDb, key: string): void {
   db.run(sql`DELETE FROM settings WHERE key = ${key}`);
+}
+
+/** The work point chosen on this device (settings.update `work_point_id`); null: the API key's own. */
+export function selectedWorkPointId(db: ReadDb): string | null {
+  return getSetting(db, 'work_point_id', z.string().nullable()) ?? null;
 }

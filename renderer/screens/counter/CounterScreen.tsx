@@ -108,7 +108,15 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const problems = cartProblems(cart);
   const online = syncStatus.data?.mode === 'online';
 
-  const focusSearch = () => setTimeout(() => search.current?.focus(), 0);
+  // After the render the keyboard goes back to the product box, unless the cashier has already moved
+  // it (F6 pressed right after the Enter that committed a quantity must keep the discount cell).
+  const focusSearch = () => {
+    const from = document.activeElement;
+    setTimeout(() => {
+      const now = document.activeElement;
+      if (now === from || now === null || now === document.body || !now.isConnected) search.current?.focus();
+    }, 0);
+  };
 
   const newInvoice = () => {
     if (draftId) navigate({ screen: 'counter' });
@@ -125,9 +133,12 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       toast(t('counter.noSeries'), 'bad');
       return;
     }
+    // cartProblems refuses a sale without a buyer; the host refuses it too (invoices.issue needs client_id).
+    const clientId = cart.client?.id;
+    if (!clientId) return;
     const env = settings?.efactura_environment ?? 'test';
     const body = {
-      client_id: cart.client?.id ?? null,
+      client_id: clientId,
       lines: cartItems(cart),
       payment_method: cart.payment_method,
       reverse_charge: cart.reverse_charge,

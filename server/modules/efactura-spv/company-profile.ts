@@ -39,6 +39,8 @@ function profileView(company: { id: string; name: string; cui: string }, row: Co
     bank: row?.bank ?? null,
     email: row?.email ?? null,
     phone: row?.phone ?? null,
+    capital_social_bani: row?.capital_social_bani == null ? null : Number(row.capital_social_bani),
+    vat_on_collection: row ? Boolean(Number(row.vat_on_collection)) : false,
     updated_at: row ? Number(row.updated_at) : null,
   };
   const missing: string[] = [];
@@ -67,7 +69,7 @@ const putProfile = defineRoute({
   operationId: 'updateCompanyProfile',
   summary: 'Update the company’s seller data',
   description:
-    'Our design. Only the members sent change; null clears one. `county` takes the ISO code (RO-CJ), the plate letters (CJ) or the name (Cluj, București) and is stored as the ISO code. A Romanian IBAN fills `bank` when it is not given.',
+    'Our design. Only the members sent change; null clears one. `capital_social_bani` (integer bani) and `vat_on_collection` are the share capital and the "TVA la încasare" mention printed on documents. `county` takes the ISO code (RO-CJ), the plate letters (CJ) or the name (Cluj, București) and is stored as the ISO code. A Romanian IBAN fills `bank` when it is not given.',
   tags: ['company'],
   scope: 'fiscal_data:write',
   body: zCompanyProfileUpdate,
@@ -108,6 +110,8 @@ const putProfile = defineRoute({
       bank: pick(bank, current?.bank ?? null),
       email: pick(b.email, current?.email ?? null),
       phone: pick(b.phone, current?.phone ?? null),
+      capital_social_bani: pick(b.capital_social_bani, current?.capital_social_bani ?? null),
+      vat_on_collection: b.vat_on_collection === undefined ? (current?.vat_on_collection ?? 0) : b.vat_on_collection ? 1 : 0,
       updated_at: ctx.now,
     };
     await ctx.db

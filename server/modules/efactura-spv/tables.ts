@@ -50,6 +50,10 @@ export interface CompanyProfilesTable {
   bank: string | null;
   email: string | null;
   phone: string | null;
+  /** Share capital in bani (Legea 31/1990 art. 74); null when not given (PFA, II). Migration 0401. */
+  capital_social_bani: number | null;
+  /** 1 while the company applies "TVA la încasare" (Codul fiscal art. 282). Migration 0401. */
+  vat_on_collection: number;
   created_at: number;
   updated_at: number;
 }

@@ -1,21 +1,16 @@
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { EventHub } from '../../../main/app/event-hub';
-import { createMainServices, type RunningServices } from '../../../main/app/services';
-import { createRouter } from '../../../main/ipc/index';
-import { senderCheck } from '../../../main/ipc/sender';
-import { FileSecretStore } from '../../../main/secrets/index';
+import type { RunningServices } from '../../../main/app/services';
 import { buildBridgeScript } from '../../../main/web-host/bridge-bundle';
-import { startWebHost, type WebHost } from '../../../main/web-host/server';
+import type { WebHost } from '../../../main/web-host/server';
+import { startWebHost, type StartWebHostOptions } from '../../../main/web-host/start';
 import { launchChromium } from './browser';
 import { ensureRendererBuilt } from './build';
 
 /**
- * The desktop app for the end-to-end tests, exactly as `npm run start:web` runs it: the main-process
- * services (local SQLite cache, outbox, sync engine, IPC router) over a fresh data folder, the web
- * host serving dist/renderer with its bridge on 127.0.0.1 (per-run secret, origin checks), and
- * Chromium opening the address the host prints. The composition mirrors main/web-host/start.ts,
- * whose main() reads the environment and exits the process, so it cannot be called from a test.
+ * The desktop app for the end-to-end tests, exactly as `npm run start:web` runs it: the same
+ * `startWebHost` of main/web-host/start.ts (main-process services over a fresh data folder, the web
+ * host serving dist/renderer with its bridge on 127.0.0.1, per-run secret, origin checks), and
+ * Chromium opening the address the host prints.
  */
 export interface Desktop {
   page: Page;
@@ -36,29 +31,25 @@ export interface DesktopOptions {
   viewport?: { width: number; height: number };
   deviceName?: string;
   /** Sync engine timings for tests (fast reconnect probes). */
-  engine?: Parameters<typeof createMainServices>[0]['engine'];
+  engine?: NonNullable<StartWebHostOptions['services']>['engine'];
 }
 
 let bridgeScript: Promise<string> | undefined;
 
 export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
   ensureRendererBuilt();
-  const hub = new EventHub();
-  let allowedOrigins: string[] = [];
-  const services = createMainServices({
-    dataDir: options.dataDir,
-    defaultApiUrl: options.apiUrl,
-    secrets: new FileSecretStore(options.dataDir),
-    host: { kind: 'web' },
-    device: { name: options.deviceName ?? 'Casa 1', platform: 'linux' },
-    emit: hub.emit,
-    ...(options.engine ? { engine: options.engine } : {}),
-  });
-  const router = createRouter(services, (sender) => senderCheck(allowedOrigins)(sender));
   bridgeScript ??= buildBridgeScript();
-  const host = await startWebHost({ router, host: '127.0.0.1', port: 0, rendererDir: join(process.cwd(), 'dist', 'renderer'), bridgeScript: await bridgeScript });
-  allowedOrigins = host.origins;
-  const unsubscribe = hub.subscribe(host.broadcast);
+  const running = await startWebHost({
+    dataDir: options.dataDir,
+    apiUrl: options.apiUrl,
+    port: 0,
+    bridgeScript,
+    services: {
+      device: { name: options.deviceName ?? 'Casa 1', platform: 'linux' },
+      ...(options.engine ? { engine: options.engine } : {}),
+    },
+  });
+  const { host, services } = running;
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1366, height: 820 }, locale: 'ro-RO', timezoneId: 'Europe/Bucharest' });
   const page = await context.newPage();
@@ -85,9 +76,7 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
     },
     close: async () => {
       await browser.close().catch(() => undefined);
-      unsubscribe();
-      await host.close();
-      await services.close();
+      await running.close();
     },
   };
 }

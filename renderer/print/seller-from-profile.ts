@@ -1,0 +1,43 @@
+import type { CompanyProfile } from '../../shared/schemas/efactura';
+import { countyName } from '../lib/counties';
+import type { Seller } from './seller';
+
+/**
+ * The seller block: the company profile when the host has it (after the first sync), else the name
+ * and CUI the settings know, so a document still prints before then.
+ */
+export function sellerFor(profile: CompanyProfile | null | undefined, settings: { company: { name: string; cui: string } | null } | undefined): Seller {
+  if (profile) {
+    return {
+      name: profile.name,
+      cui: profile.cui,
+      vat_payer: profile.vat_payer,
+      reg_com: profile.reg_com,
+      address: profile.street,
+      city: profile.city,
+      county: countyName(profile.county_code),
+      country: profile.country_code || 'RO',
+      iban: profile.iban,
+      bank: profile.bank,
+      email: profile.email,
+      phone: profile.phone,
+      // Both mentions are the service's (PUT /company/profile), the same on every device's documents.
+      capital_social_bani: profile.capital_social_bani,
+      vat_on_collection: profile.vat_on_collection,
+    };
+  }
+  return {
+    name: settings?.company?.name ?? '—',
+    cui: settings?.company?.cui ?? '—',
+    vat_payer: true,
+    reg_com: null,
+    address: null,
+    city: null,
+    county: null,
+    country: 'RO',
+    iban: null,
+    bank: null,
+    capital_social_bani: null,
+    vat_on_collection: false,
+  };
+}
