@@ -187,7 +187,7 @@ function operation(route: AnyRoute, components: Components) {
   const query = route.query ? route.query.extend(commonQuery.shape) : commonQuery;
   for (const [name, schema] of Object.entries(query.shape as Record<string, z.ZodType>)) {
     const description =
-      name === 'work_point_id' ? 'Work point to act on; defaults to the key’s own. Another company’s answers 404.' : name === 'locale' ? 'Language of messages; else Accept-Language; else English.' : undefined;
+      name === 'work_point_id' ? 'Work point to act on; defaults to the key’s own. Another company’s answers 404.' : name === 'locale' ? 'Language of messages; else Accept-Language; else English.' : schema.description;
     const json = components.convert(schema, 'input', context);
     parameters.push({
       name,

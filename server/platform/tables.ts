@@ -43,9 +43,24 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+/**
+ * A record removed for good (migration 0003): what lets a client that keeps a copy learn of the
+ * removal (GET /deleted-records). Written in the transaction that deletes the row.
+ */
+export interface DeletedRecordsTable {
+  /** The scope resource the record belongs to (`invoices`, `products`, ...): its read scope guards the tombstone. */
+  resource: string;
+  record_id: string;
+  company_id: string;
+  /** The work point of a document; null for company-wide records. No foreign key: a tombstone must not keep a work point in use. */
+  work_point_id: string | null;
+  deleted_at: number;
+}
+
 export interface PlatformTables {
   companies: CompaniesTable;
   work_points: WorkPointsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  deleted_records: DeletedRecordsTable;
 }

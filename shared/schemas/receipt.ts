@@ -27,6 +27,11 @@ export const zPayment = z.object({
   client: z.object({ id: z.string().nullable(), name: z.string() }),
   receipt_id: z.string().nullable(),
   created_at: zTimestamp,
+  /**
+   * Our addition to the contract's object: when the payment last changed (a receipt's payment follows
+   * edits of its receipt), null until then. Lets an incremental pull (`updated_since`) keep its cursor.
+   */
+  updated_at: zTimestamp.nullable(),
 });
 export type Payment = z.infer<typeof zPayment>;
 

@@ -46,8 +46,8 @@ describe('pull and conflict rules', () => {
       expect(local.amount_paid_bani).toBe(500);
       const receipts = await device.call('receipts.list', { limit: 10 });
       expect(receipts.items[0]!.invoice_id).toBe(local.id);
-      // Today's server has no `updated_since`: the engine fell back to walking by creation date.
-      expect(readCursor(device.services.store, 'invoices').strategy).toBe('created');
+      // The server accepts `updated_since`: the engine walks by last change, not by creation date.
+      expect(readCursor(device.services.store, 'invoices').strategy).toBe('updated');
       const before = device.services.engine.api.stats.requests;
       await device.call('sync.now');
       // Nothing changed: a probe, the series lists, the seller profile, and one small page per resource (8 of them).

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import * as m0001 from './0001_platform';
 import * as m0002 from './0002_work_point_details';
+import * as m0003 from './0003_deleted_records';
 import { catalogMigrations } from '../../modules/catalog/migrations';
 import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
@@ -18,6 +19,7 @@ export interface MigrationModule {
 export const migrations: Record<string, MigrationModule> = {
   '0001_platform': m0001,
   '0002_work_point_details': m0002,
+  '0003_deleted_records': m0003,
   ...catalogMigrations,
   ...invoicingMigrations,
   ...expensesMigrations,

@@ -6,7 +6,7 @@ import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { ApiError, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { ClientsTable } from './tables';
@@ -123,7 +123,7 @@ export async function insertClient(
   return { client: toClient(existing), replayed: true };
 }
 
-const clientListQuery = listQuery(['name', 'created_at'] as const).extend({
+const clientListQuery = changesListQuery(['name', 'created_at'] as const).extend({
   type: z.enum(CLIENT_TYPES).optional(),
   include_deleted: zQueryFlag.optional(),
 });
@@ -136,7 +136,8 @@ export const listClients = defineRoute({
   description:
     'The firm’s clients, as a paginated list. `search` matches name, CUI, CNP, registration number, e-mail or city (case-insensitive, ' +
     'anywhere in the text); `sort` is `created_at` (default, newest first) or `name`; `start_date`/`end_date` filter on the creation day ' +
-    '(Europe/Bucharest). `type` keeps `company` or `person` clients; deleted clients are left out unless `include_deleted=true`.',
+    '(Europe/Bucharest). `type` keeps `company` or `person` clients; deleted clients are left out unless `include_deleted=true`. ' +
+    '`updated_since` keeps the clients changed (deleting is a change) at or after that instant; `sort=updated_at` orders by it.',
   tags: ['clients'],
   scope: 'clients:read',
   query: clientListQuery,
@@ -152,6 +153,8 @@ export const listClients = defineRoute({
       searchColumns: ['name', 'cui', 'cnp', 'reg_com', 'email', 'city'],
       dateColumn: 'created_on',
       tieBreaker: 'id',
+      updatedColumn: 'updated_at',
+      createdColumn: 'created_at',
     });
     return mapPage(page, toClient);
   },

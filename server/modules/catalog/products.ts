@@ -4,7 +4,8 @@ import { zProduct, zProductCreate, zProductUpdate, type Product } from '../../..
 import type { Db } from '../../db/types';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
+import { recordDeletion } from '../../platform/tombstones';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import type { ProductsTable } from './tables';
@@ -57,7 +58,7 @@ async function assertCodeFree(db: Db, companyId: string, code: string | null, ex
   if (await query.executeTakeFirst()) throw conflict('duplicate_code', 'code');
 }
 
-const productListQuery = listQuery(['name', 'code', 'price', 'created_at'] as const).extend({
+const productListQuery = changesListQuery(['name', 'code', 'price', 'created_at'] as const).extend({
   /** Exact code, for a barcode scanner: at most one product matches. */
   code: z.string().max(64).optional(),
 });
@@ -70,7 +71,8 @@ export const listProducts = defineRoute({
   description:
     'The firm’s products, as a paginated list. `search` matches the name or the code (case-insensitive, anywhere in the text); ' +
     '`code` finds the product with exactly that code (a barcode scan); `sort` is `created_at` (default, newest first), `name`, `code` ' +
-    'or `price`; `start_date`/`end_date` filter on the creation day (Europe/Bucharest).',
+    'or `price`; `start_date`/`end_date` filter on the creation day (Europe/Bucharest). `updated_since` keeps the products changed ' +
+    'at or after that instant (`sort=updated_at` orders by it); deleted products are listed by GET /deleted-records.',
   tags: ['products'],
   scope: 'products:read',
   query: productListQuery,
@@ -85,6 +87,8 @@ export const listProducts = defineRoute({
       searchColumns: ['name', 'code'],
       dateColumn: 'created_on',
       tieBreaker: 'id',
+      updatedColumn: 'updated_at',
+      createdColumn: 'created_at',
     });
     return mapPage(page, toProduct);
   },
@@ -210,7 +214,8 @@ export const deleteProduct = defineRoute({
   summary: 'Delete a product',
   description:
     'Removes the product for good (its code becomes free again). Invoice lines keep their own copy of description, price and VAT, ' +
-    'so issued documents are unaffected. Answers at top level `{ success: true, object: "product", id, deleted: true }`. ' +
+    'so issued documents are unaffected. Answers at top level `{ success: true, object: "product", id, deleted: true }`; the ' +
+    'deletion is listed by GET /deleted-records. ' +
     '409 `in_use` only if another table holds a foreign key to the product.',
   tags: ['products'],
   scope: 'products:write',
@@ -221,7 +226,10 @@ export const deleteProduct = defineRoute({
   handler: async (ctx) => {
     const row = await requireProduct(ctx.db, ctx.companyId, ctx.params.id);
     try {
-      await ctx.db.deleteFrom('products').where('company_id', '=', ctx.companyId).where('id', '=', row.id).execute();
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('products').where('company_id', '=', ctx.companyId).where('id', '=', row.id).execute();
+        await recordDeletion(trx, { resource: 'products', id: row.id, companyId: ctx.companyId, workPointId: null, now: ctx.now });
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw conflict('in_use', 'id');
       throw error;

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AnafError, type AccessTokenSource } from '../../anaf/index';
 import { binaryReply, defineRoute, type HandlerContext } from '../../platform/route';
 import { ApiError, conflict, notFound, validationFailed } from '../../platform/errors';
-import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
 import { scopeAllows } from '../../platform/api-keys';
 import { newId } from '../../platform/ids';
 import { fromBani, toBani } from '../../../shared/money';
@@ -56,10 +56,12 @@ const listBills = defineRoute({
   operationId: 'listSupplierBills',
   summary: 'List supplier bills',
   description:
-    'The selected work point’s bills. Filters: `status`, `supplier_id`, `source` (spv, manual); `search` matches the invoice number; `start_date`/`end_date` filter the issue date. `expand` as on the single bill, default none.',
+    'The selected work point’s bills. Filters: `status`, `supplier_id`, `source` (spv, manual); `search` matches the invoice number; `start_date`/`end_date` filter the issue date. `expand` as on the single bill, default none. ' +
+    '`updated_since` keeps the bills changed at or after that instant (paid, linked to an expense, completed by the SPV inbox); `sort=updated_at` orders by it. ' +
+    'Expanded members (the supplier) are copies of other resources: their changes show in those resources, not here.',
   tags,
   scope: 'supplier_bills:read',
-  query: listQuery(['issue_date', 'due_date', 'created_at'] as const).extend({
+  query: changesListQuery(['issue_date', 'due_date', 'created_at'] as const).extend({
     status: z.enum(SUPPLIER_BILL_STATUSES).optional(),
     supplier_id: z.string().optional(),
     source: z.enum(['spv', 'manual']).optional(),
@@ -78,6 +80,8 @@ const listBills = defineRoute({
       searchColumns: ['invoice_number'],
       dateColumn: 'issue_date',
       tieBreaker: 'id',
+      // Set at creation already: no COALESCE needed.
+      updatedColumn: 'updated_at',
     });
     const data = [];
     for (const row of page.data) data.push(await billView(ctx.db, row, viewOptions(ctx, expand, false)));

@@ -3,7 +3,7 @@ import type { Database, Db } from '../../db/types';
 import type { Transaction } from 'kysely';
 import { defineRoute } from '../../platform/route';
 import { ApiError, notFound, validationFailed } from '../../platform/errors';
-import { listPageSchema, listQuery, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, paginate } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { newId } from '../../platform/ids';
 import {
@@ -214,10 +214,12 @@ export const listExpenses = defineRoute({
   summary: 'List the expenses of the selected work point',
   description:
     'Common list parameters; search matches reference and description; start_date/end_date filter on date; sort by ' +
-    `${SORTABLE.join(', ')} (default date, desc). Filters: supplier_id, category_id, status, currency.`,
+    `${SORTABLE.join(', ')} or updated_at (default date, desc). Filters: supplier_id, category_id, status, currency. updated_since ` +
+    '(Unix seconds, although the expense shows its timestamps as Bucharest wall time) keeps the expenses changed at or after that ' +
+    'instant, closing their accounting month included (it changes is_locked).',
   tags: ['expenses'],
   scope: 'expenses:read',
-  query: listQuery(SORTABLE).extend({
+  query: changesListQuery(SORTABLE).extend({
     supplier_id: z.string().max(64).optional(),
     category_id: z.coerce.number().int().positive().optional(),
     status: z.enum(EXPENSE_STATUSES).optional(),
@@ -242,6 +244,8 @@ export const listExpenses = defineRoute({
       searchColumns: ['reference', 'description'],
       dateColumn: 'date',
       tieBreaker: 'id',
+      // Set at creation already: no COALESCE needed.
+      updatedColumn: 'updated_at',
     });
     const lines = await loadLines(ctx.db, page.data.map((r) => r.id));
     const rc = { today, closed: await closedMonths(ctx.db, ctx.companyId), locale: ctx.locale };

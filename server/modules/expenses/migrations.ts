@@ -126,7 +126,24 @@ const m0300: MigrationModule = {
   },
 };
 
+// Incremental pulls (`updated_since`, `sort=updated_at`): suppliers compare COALESCE(updated_at,
+// created_at) (null until the first change), expenses their updated_at (set at creation). Each list
+// is indexed on the very expression it compares.
+const m0301: MigrationModule = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createIndex('suppliers_company_changed')
+      .on('suppliers')
+      .column('company_id')
+      .column(sql`(coalesce(updated_at, created_at))`)
+      .column('id')
+      .execute();
+    await db.schema.createIndex('expenses_changed').on('expenses').columns(['company_id', 'work_point_id', 'updated_at', 'id']).execute();
+  },
+};
+
 /** Migrations of the expenses module, named so that they sort after the platform's and in their own order. */
 export const expensesMigrations: Record<string, MigrationModule> = {
   '0300_expenses': m0300,
+  '0301_expenses_changes': m0301,
 };

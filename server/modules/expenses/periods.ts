@@ -29,7 +29,8 @@ export const closePeriod = defineRoute({
   summary: 'Close an accounting month',
   description:
     'Our design. Closes a month that has ended (Europe/Bucharest): expenses dated in it become locked (PUT answers 409 expense_locked), ' +
-    'and nothing may be created, moved or paid into it (409 accounting_period_closed). Closing a month already closed answers the existing period.',
+    'and nothing may be created, moved or paid into it (409 accounting_period_closed). Closing a month already closed answers the existing period. ' +
+    'The expenses dated in the month change (is_locked) and their updated_at moves to the closing time.',
   tags: ['accounting'],
   scope: 'accounting:write',
   body: zAccountingPeriodClose,
@@ -39,11 +40,22 @@ export const closePeriod = defineRoute({
     if (month >= monthOf(todayAt(ctx.now))) {
       throw validationFailed({ month: fieldText('Only a month that has ended can be closed.|Se poate închide doar o lună încheiată.', ctx.locale) });
     }
-    await ctx.db
-      .insertInto('accounting_periods')
-      .values({ company_id: ctx.companyId, month, closed_at: ctx.now, closed_by_key: ctx.auth.keyId })
-      .onConflict((oc) => oc.columns(['company_id', 'month']).doNothing())
-      .execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('accounting_periods')
+        .values({ company_id: ctx.companyId, month, closed_at: ctx.now, closed_by_key: ctx.auth.keyId })
+        .onConflict((oc) => oc.columns(['company_id', 'month']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return;
+      // Their `is_locked` changed: a copy kept elsewhere (updated_since) must learn of it.
+      await trx
+        .updateTable('expenses')
+        .set({ updated_at: ctx.now })
+        .where('company_id', '=', ctx.companyId)
+        .where('date', '>=', `${month}-01`)
+        .where('date', '<=', `${month}-31`)
+        .execute();
+    });
     const row = await ctx.db
       .selectFrom('accounting_periods')
       .select(['month', 'closed_at'])

@@ -3,7 +3,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/types';
 import { defineRoute } from '../../platform/route';
 import { ApiError, conflict, notFound } from '../../platform/errors';
-import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
+import { recordDeletion } from '../../platform/tombstones';
 import { newId } from '../../platform/ids';
 import { zDeleted } from '../../platform/envelope';
 import { zSupplier, zSupplierCreate, zSupplierUpdate, type Supplier } from '../../../shared/schemas/supplier';
@@ -108,10 +109,12 @@ export const listSuppliers = defineRoute({
   path: '/suppliers',
   operationId: 'listSuppliers',
   summary: 'List suppliers',
-  description: 'Company-wide. search matches name, cui, reg_com and email; sort by name (default, asc) or created_at. start_date/end_date do not apply.',
+  description:
+    'Company-wide. search matches name, cui, reg_com and email; sort by name (default, asc), created_at or updated_at. start_date/end_date ' +
+    'do not apply. updated_since keeps the suppliers changed at or after that instant; deleted ones are listed by GET /deleted-records.',
   tags: ['suppliers'],
   scope: 'suppliers:read',
-  query: listQuery(['name', 'created_at'] as const),
+  query: changesListQuery(['name', 'created_at'] as const),
   response: listPageSchema(zSupplier),
   handler: async (ctx) => {
     const base = ctx.db.selectFrom('suppliers').selectAll().where('company_id', '=', ctx.companyId);
@@ -121,6 +124,8 @@ export const listSuppliers = defineRoute({
       defaultOrder: 'asc',
       searchColumns: ['name', 'cui', 'reg_com', 'email'],
       tieBreaker: 'id',
+      updatedColumn: 'updated_at',
+      createdColumn: 'created_at',
     });
     return mapPage(page, toWire);
   },
@@ -189,7 +194,9 @@ export const deleteSupplier = defineRoute({
   path: '/suppliers/:id',
   operationId: 'deleteSupplier',
   summary: 'Delete a supplier without expenses',
-  description: 'Answers at top level, as DELETE /languages/{id} does: { success, id, object, deleted }. A supplier with expenses: 409 supplier_in_use.',
+  description:
+    'Answers at top level, as DELETE /languages/{id} does: { success, id, object, deleted }. A supplier with expenses: 409 supplier_in_use. ' +
+    'The deletion is listed by GET /deleted-records.',
   tags: ['suppliers'],
   scope: 'suppliers:write',
   params: idParams,
@@ -201,7 +208,10 @@ export const deleteSupplier = defineRoute({
     const used = await ctx.db.selectFrom('expenses').select('id').where('company_id', '=', ctx.companyId).where('supplier_id', '=', row.id).executeTakeFirst();
     if (used) throw conflict('supplier_in_use', 'id');
     try {
-      await ctx.db.deleteFrom('suppliers').where('id', '=', row.id).where('company_id', '=', ctx.companyId).execute();
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('suppliers').where('id', '=', row.id).where('company_id', '=', ctx.companyId).execute();
+        await recordDeletion(trx, { resource: 'suppliers', id: row.id, companyId: ctx.companyId, workPointId: null, now: ctx.now });
+      });
     } catch (error) {
       // An expense recorded since the check: the foreign key refuses the delete.
       if (await ctx.db.selectFrom('expenses').select('id').where('supplier_id', '=', row.id).executeTakeFirst()) throw conflict('supplier_in_use', 'id');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type AnyRoute, type HandlerContext } from '../../platform/route';
-import { expandShape, expansions, listPageSchema, listQuery, paginate } from '../../platform/list';
+import { changesListQuery, expandShape, expansions, listPageSchema, paginate } from '../../platform/list';
+import { recordDeletion } from '../../platform/tombstones';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { DOCUMENT_TYPES } from '../../../shared/schemas/series';
@@ -109,9 +110,12 @@ const createInvoice = defineRoute({
 
 const listInvoices = defineRoute({
   method: 'GET', path: '/invoices', operationId: 'listInvoices', summary: 'List the invoices of the work point',
-  description: '`search` matches the printed number and the buyer name; `start_date`/`end_date` filter on `issue_date`.',
+  description:
+    '`search` matches the printed number and the buyer name; `start_date`/`end_date` filter on `issue_date`. `updated_since` keeps the ' +
+    'invoices changed at or after that instant, derived changes included (paid state, voided by storno, converted, e-Factura status); ' +
+    '`sort=updated_at` orders by it. Deleted invoices are listed by GET /deleted-records.',
   tags: ['invoices'], scope: 'invoices:read',
-  query: listQuery(['issue_date', 'number', 'total', 'created_at'] as const, INVOICE_EXPANSIONS).extend({
+  query: changesListQuery(['issue_date', 'number', 'total', 'created_at'] as const, INVOICE_EXPANSIONS).extend({
     status: z.enum(INVOICE_STATUSES).optional(),
     client_id: z.string().optional(),
     series_id: z.string().optional(),
@@ -130,6 +134,7 @@ const listInvoices = defineRoute({
     const page = await paginate(base, q, {
       sortColumns: { issue_date: 'issue_date', number: 'number', total: 'total_bani', created_at: 'created_at' },
       defaultSort: 'issue_date', defaultOrder: 'desc', searchColumns: ['full_number', 'buyer_name'], dateColumn: 'issue_date', tieBreaker: 'id',
+      updatedColumn: 'updated_at', createdColumn: 'created_at',
     });
     return { ...page, data: await invoiceViews(ctx.db, ctx.companyId, page.data, expansions(q), ctx.locale) };
   },
@@ -271,7 +276,7 @@ const deleteInvoice = defineRoute({
   description:
     'Contract general rule 4. A draft is removed and leaves no gap. A voided invoice or a storno invoice is removed, and its number ' +
     'stays used: it enters the gap register with reason `deleted`. Paid or partially paid: 409 `invoice_paid`. Issued and not voided: ' +
-    '409 `invoice_not_deletable` (void it by storno). Sent to e-Factura: 409 `invoice_in_efactura`.',
+    '409 `invoice_not_deletable` (void it by storno). Sent to e-Factura: 409 `invoice_in_efactura`. The deletion is listed by GET /deleted-records.',
   tags: ['invoices'], scope: 'invoices:write', params: idParams, response: zDeleted('invoice'), envelope: 'top',
   errors: { resource_missing: 404, invoice_paid: 409, invoice_not_deletable: 409, invoice_in_efactura: 409 },
   handler: async (ctx) => {
@@ -294,6 +299,7 @@ const deleteInvoice = defineRoute({
       }
       await trx.deleteFrom('invoice_lines').where('invoice_id', '=', row.id).execute();
       await trx.deleteFrom('invoices').where('id', '=', row.id).execute();
+      await recordDeletion(trx, { resource: 'invoices', id: row.id, companyId: ctx.companyId, workPointId: row.work_point_id, now: ctx.now });
     });
     return { object: 'invoice' as const, id: ctx.params.id, deleted: true as const };
   },

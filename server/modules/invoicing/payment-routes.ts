@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApiError, conflict, notFound } from '../../platform/errors';
 import { defineRoute, type AnyRoute } from '../../platform/route';
-import { listPageSchema, listQuery, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
+import { recordDeletion } from '../../platform/tombstones';
 import { newId } from '../../platform/ids';
 import { toBani, fromBani } from '../../../shared/money';
 import { zPaymentMethodType } from '../../../shared/schemas/common';
@@ -86,7 +87,7 @@ const createPayment = defineRoute({
           amount_bani: amount, amount_without_vat_bani: share.net, amount_vat_bani: share.vat, currency: invoice.currency,
           date: b.date ?? todayAt(ctx.now), type: b.type, exchange_rate: rate, exchange_currency: rate === null ? null : 'RON',
           client_id: invoice.client_id, client_name: invoice.buyer_name ?? '', receipt_id: null,
-          client_local_uuid: b.client_local_uuid ?? null, created_at: ctx.now,
+          client_local_uuid: b.client_local_uuid ?? null, created_at: ctx.now, updated_at: null,
         };
         await trx.insertInto('payments').values(row).execute();
         await recomputePaid(trx, invoice.id, ctx.now);
@@ -108,9 +109,12 @@ const createPayment = defineRoute({
 
 const listPayments = defineRoute({
   method: 'GET', path: '/payments', operationId: 'listPayments', summary: 'List the payments of the work point',
-  description: '`start_date`/`end_date` filter on the payment date; `search` matches the client name and the invoice number.',
+  description:
+    '`start_date`/`end_date` filter on the payment date; `search` matches the client name and the invoice number. `updated_since` ' +
+    'keeps the payments made or changed (a receipt\'s payment follows its receipt) at or after that instant; `sort=updated_at` ' +
+    'orders by it; deleted payments are listed by GET /deleted-records.',
   tags: ['payments'], scope: 'payments:read',
-  query: listQuery(['date', 'amount', 'created_at'] as const).extend({
+  query: changesListQuery(['date', 'amount', 'created_at'] as const).extend({
     invoice_id: z.string().optional(),
     type: zPaymentMethodType.optional(),
   }),
@@ -130,6 +134,7 @@ const listPayments = defineRoute({
       sortColumns: { date: 'payments.date', amount: 'payments.amount_bani', created_at: 'payments.created_at' },
       defaultSort: 'date', defaultOrder: 'desc', searchColumns: ['payments.client_name', 'invoices.full_number'],
       dateColumn: 'payments.date', tieBreaker: 'payments.id',
+      updatedColumn: 'payments.updated_at', createdColumn: 'payments.created_at',
     });
     return mapPage(page, (row) => paymentView(row, row.invoice_number, ctx.locale));
   },
@@ -147,7 +152,9 @@ const getPayment = defineRoute({
 
 const deletePayment = defineRoute({
   method: 'DELETE', path: '/payments/:id', operationId: 'deletePayment', summary: 'Delete a payment',
-  description: 'The invoice\'s paid state is recomputed. A receipt\'s payment is removed by deleting the receipt (409 `payment_linked_to_receipt`).',
+  description:
+    'The invoice\'s paid state is recomputed. A receipt\'s payment is removed by deleting the receipt (409 `payment_linked_to_receipt`). ' +
+    'The deletion is listed by GET /deleted-records.',
   tags: ['payments'], scope: 'payments:write', params: idParams, response: zDeleted('payment'), envelope: 'top',
   errors: { resource_missing: 404, payment_linked_to_receipt: 409 },
   handler: async (ctx) => {
@@ -159,6 +166,7 @@ const deletePayment = defineRoute({
       }
       await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, found.invoice_id);
       await trx.deleteFrom('payments').where('id', '=', found.id).execute();
+      await recordDeletion(trx, { resource: 'payments', id: found.id, companyId: ctx.companyId, workPointId: found.work_point_id, now: ctx.now });
       await recomputePaid(trx, found.invoice_id, ctx.now);
     });
     return { object: 'payment' as const, id: ctx.params.id, deleted: true as const };

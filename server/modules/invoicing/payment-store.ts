@@ -24,6 +24,7 @@ export function paymentView(row: PaymentsTable, invoiceNumber: string | null, lo
     client: { id: row.client_id, name: row.client_name },
     receipt_id: row.receipt_id,
     created_at: Number(row.created_at),
+    updated_at: row.updated_at === null ? null : Number(row.updated_at),
   };
 }
 

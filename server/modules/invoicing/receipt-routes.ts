@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { conflict, notFound } from '../../platform/errors';
 import { defineRoute, type AnyRoute, type HandlerContext } from '../../platform/route';
-import { listPageSchema, listQuery, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, paginate } from '../../platform/list';
+import { recordDeletion } from '../../platform/tombstones';
 import { newId } from '../../platform/ids';
 import type { Db, Dialect } from '../../db/types';
 import type { Locale } from '../../platform/locale';
@@ -100,7 +101,7 @@ function paymentRow(receipt: ReceiptsTable, invoice: InvoicesTable, id: string, 
     amount_bani: receipt.amount_bani, amount_without_vat_bani: receipt.amount_without_vat_bani, amount_vat_bani: receipt.amount_vat_bani,
     currency: receipt.currency, date: receipt.date, type: receipt.type, exchange_rate: receipt.exchange_rate,
     exchange_currency: receipt.exchange_currency, client_id: receipt.client_id, client_name: receipt.client_name,
-    receipt_id: receipt.id, client_local_uuid: null, created_at: now,
+    receipt_id: receipt.id, client_local_uuid: null, created_at: now, updated_at: null,
   };
 }
 
@@ -208,9 +209,11 @@ const createReceipt = defineRoute({
 
 const listReceipts = defineRoute({
   method: 'GET', path: '/receipts', operationId: 'listReceipts', summary: 'List the receipts of the work point',
-  description: 'Soft-deleted receipts are left out unless `include_deleted=true`. `search` matches the receipt number and the client name; dates filter on `date`.',
+  description:
+    'Soft-deleted receipts are left out unless `include_deleted=true`. `search` matches the receipt number and the client name; dates ' +
+    'filter on `date`. `updated_since` keeps the receipts changed (deleting is a change) at or after that instant; `sort=updated_at` orders by it.',
   tags: ['receipts'], scope: 'receipts:read',
-  query: listQuery(['date', 'amount', 'created_at', 'number'] as const).extend({
+  query: changesListQuery(['date', 'amount', 'created_at', 'number'] as const).extend({
     invoice_id: z.string().optional(),
     client_id: z.string().optional(),
     series_id: z.string().optional(),
@@ -229,6 +232,7 @@ const listReceipts = defineRoute({
     const page = await paginate(base, q, {
       sortColumns: { date: 'date', amount: 'amount_bani', created_at: 'created_at', number: 'number' },
       defaultSort: 'date', defaultOrder: 'desc', searchColumns: ['receipt_number', 'client_name'], dateColumn: 'date', tieBreaker: 'id',
+      updatedColumn: 'updated_at', createdColumn: 'created_at',
     });
     return { ...page, data: await receiptViews(ctx.db, page.data, ctx.locale) };
   },
@@ -299,7 +303,7 @@ const updateReceipt = defineRoute({
         const payment = paymentRow(next, invoice, next.payment_id, ctx.now);
         if (current.payment_id) {
           const { id: _id, company_id: _c, created_at: _t, ...changes } = payment;
-          await trx.updateTable('payments').set(changes).where('id', '=', current.payment_id).execute();
+          await trx.updateTable('payments').set({ ...changes, updated_at: ctx.now }).where('id', '=', current.payment_id).execute();
         } else {
           await trx.insertInto('payments').values(payment).execute();
         }
@@ -317,8 +321,8 @@ const updateReceipt = defineRoute({
 const deleteReceipt = defineRoute({
   method: 'DELETE', path: '/receipts/:id', operationId: 'deleteReceipt', summary: 'Soft-delete a receipt',
   description:
-    'The receipt stays readable with `is_deleted` true and keeps its number; its payment row is removed and the invoice\'s paid state ' +
-    'recomputed. Deleting an already deleted receipt answers the same reply again.',
+    'The receipt stays readable with `is_deleted` true and keeps its number; its payment row is removed (listed by GET ' +
+    '/deleted-records) and the invoice\'s paid state recomputed. Deleting an already deleted receipt answers the same reply again.',
   tags: ['receipts'], scope: 'receipts:write', params: idParams, response: zDeleted('receipt'), envelope: 'top',
   errors: { resource_missing: 404 },
   handler: async (ctx) => {
@@ -329,6 +333,7 @@ const deleteReceipt = defineRoute({
       if (current.payment_id && current.invoice_id) {
         await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, current.invoice_id);
         await trx.deleteFrom('payments').where('id', '=', current.payment_id).execute();
+        await recordDeletion(trx, { resource: 'payments', id: current.payment_id, companyId: ctx.companyId, workPointId: current.work_point_id, now: ctx.now });
         await recomputePaid(trx, current.invoice_id, ctx.now);
       }
       await trx

@@ -160,6 +160,8 @@ export interface PaymentsTable {
   receipt_id: string | null;
   client_local_uuid: string | null;
   created_at: number;
+  /** Migration 0203: a receipt's payment changes with its receipt; null until then. */
+  updated_at: number | null;
 }
 
 export interface ReceiptsTable {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
 import { prepared } from '../../db/prepared';
 import { workPointRoutes } from './work-points';
+import { listDeletedRecords } from './deleted-records';
 
 const companyAndWorkPoints = prepared(['companyId'], (db, p: { companyId: string }) =>
   db
@@ -49,4 +50,4 @@ const whoami = defineRoute({
   },
 });
 
-export const metaRoutes: AnyRoute[] = [whoami, ...workPointRoutes];
+export const metaRoutes: AnyRoute[] = [whoami, ...workPointRoutes, listDeletedRecords];
