@@ -82,3 +82,42 @@ export function unixSeconds(date: Date = new Date()): number {
   if (!Number.isFinite(ms)) throw new RangeError('Invalid Date');
   return Math.floor(ms / 1000);
 }
+
+let bucharestWallFormat: Intl.DateTimeFormat | undefined;
+
+/** Bucharest wall time of an instant (Unix seconds) as `YYYY-MM-DD HH:MM:SS`. */
+export function formatBucharestWallTime(unix: number): string {
+  bucharestWallFormat ??= new Intl.DateTimeFormat('en-GB', {
+    timeZone: BUCHAREST_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+  });
+  const parts: Record<string, string> = {};
+  for (const p of bucharestWallFormat.formatToParts(new Date(unix * 1000))) parts[p.type] = p.value;
+  return `${(parts.year ?? '').padStart(4, '0')}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * Unix seconds of a Bucharest wall time `YYYY-MM-DD HH:MM:SS` (how the service prints expense
+ * timestamps); null when it is not one. Bucharest is UTC+2 or UTC+3, so the instant is one of two;
+ * the one that formats back to the same text is it. The hour repeated when clocks go back (03:00-03:59
+ * on the last Sunday of October) has both: the EARLIER is returned, and so is the earlier reading of
+ * an hour skipped in March, because callers use it as a lower bound (a pull cursor) where reading too
+ * early costs a few repeated records and reading too late loses changes.
+ */
+export function bucharestWallTimeToUnix(text: string): number | null {
+  const m = WALL_TIME.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (!isValidIsoDate(`${m[1]}-${m[2]}-${m[3]}`) || h > 23 || mi > 59 || s > 59) return null;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, 0);
+  const asUtc = Math.floor(date.getTime() / 1000);
+  const wall = `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}`;
+  for (const offset of [10_800, 7_200]) {
+    if (formatBucharestWallTime(asUtc - offset) === wall) return asUtc - offset;
+  }
+  return asUtc - 10_800;
+}

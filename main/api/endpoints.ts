@@ -5,6 +5,7 @@ import { zCurrencyList } from '../../shared/schemas/currency';
 import { zExpense, zExpenseActionReply } from '../../shared/schemas/expense';
 import { zDuplicateCheckReply, type DuplicateCheckInput } from '../../shared/schemas/duplicate-candidate';
 import { zSupplier } from '../../shared/schemas/supplier';
+import { zDeletedRecord, type TombstonedResource } from '../../shared/schemas/deleted-record';
 import { zWorkPoint } from '../../shared/schemas/work-point';
 import { zSupplierBill } from '../../shared/schemas/supplier-bill';
 import { zInvoice } from '../../shared/schemas/invoice';
@@ -57,6 +58,16 @@ export function listPage<R extends PulledResource>(api: ApiClient, resource: R, 
     priority,
   });
 }
+
+/** GET /deleted-records of one resource (tombstones, oldest first); 403 when the key may not read it. */
+export const listDeletedRecords = (api: ApiClient, resource: TombstonedResource, query: ListQuery) =>
+  api.request({
+    method: 'GET',
+    path: '/deleted-records',
+    query: { ...query, resource },
+    schema: zListPage(zDeletedRecord),
+    priority: 'bulk',
+  });
 
 /**
  * A probe gives up fast when offline, but tries twice: the first failure is often a pooled connection

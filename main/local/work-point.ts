@@ -3,7 +3,7 @@ import { deleteSetting, getSetting, selectedWorkPointId, setSetting } from '../d
 import { inList, sql } from '../db/sql';
 import type { ReadDb, WriteDb } from '../db/store';
 import { WORK_POINT_ENTITY_TYPES } from '../sync/outbox';
-import { WORK_POINT_RESOURCES } from '../sync/pull';
+import { WORK_POINT_DELETION_KEYS, WORK_POINT_RESOURCES } from '../sync/pull';
 
 /**
  * The work point (branch) the device works at, and what changing it does to the local cache.
@@ -53,6 +53,7 @@ export function forgetWorkPointData(db: WriteDb): void {
   db.run(sql`DELETE FROM supplier_bills`);
   db.run(sql`DELETE FROM refresh_queue WHERE entity_type IN ('invoice', 'receipt')`);
   db.run(sql`DELETE FROM sync_state WHERE resource IN ${inList(WORK_POINT_RESOURCES)}`);
+  db.run(sql`DELETE FROM sync_state WHERE resource IN ${inList(WORK_POINT_DELETION_KEYS)}`);
   setSetting(db, 'default_series_id', null);
 }
 

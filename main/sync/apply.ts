@@ -28,6 +28,7 @@ import { recomputePaid } from '../local/receipts';
  *    record has a local change still in the outbox. Then the local copy stays as it is: that change
  *    is newer intent than the copy, and the server's reply to it becomes the local copy when it is
  *    done.
+ * 5. Deleted on the server (tombstones) with a local change still waiting: see main/sync/deletions.ts.
  *
  * References inside a server copy (client, product, invoice ids) are turned into local ids.
  */

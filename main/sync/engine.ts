@@ -22,6 +22,7 @@ import { percentToBp } from '../../shared/invoice-math';
 import { applyClient, applyInvoice, applyProduct, applyReceipt, serverIdOf } from './apply';
 import { refillAll, refillPool, refreshSeries, setNumberingMode, type NumberingDeps } from './numbering';
 import { counts, nextDueAt, nextReady, pruneDone, recoverInFlight } from './outbox';
+import { DELETION_RESOURCES, pullDeletions } from './deletions';
 import { PULL_ORDER, pullResource } from './pull';
 import { pushItem, toStoredError } from './push';
 
@@ -306,6 +307,12 @@ export class SyncEngine {
     for (const resource of PULL_ORDER) {
       const result = await pullResource(deps, resource, this.options.pullPagesPerPass ?? 20);
       if (result.more) this.again = this.again ?? 'timer';
+      // After the resource's own walk: a copy read before its deletion is removed in the same pass.
+      const tombstoned = DELETION_RESOURCES.find((r) => r === resource);
+      if (tombstoned) {
+        const gone = await pullDeletions(deps, tombstoned, this.options.pullPagesPerPass ?? 20);
+        if (gone.more) this.again = this.again ?? 'timer';
+      }
     }
     return applied;
   }

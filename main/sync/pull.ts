@@ -5,6 +5,7 @@ import { listPage, PULLED, type PulledResource } from '../api/endpoints';
 import { sql } from '../db/sql';
 import type { Store, WriteDb } from '../db/store';
 import type { Clock } from '../local/context';
+import { bucharestWallTimeToUnix } from '../../shared/dates';
 import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, applyReceipt, applySupplier, applySupplierBill } from './apply';
 
 /**
@@ -14,16 +15,31 @@ import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, ap
  * Two strategies, chosen per resource by what the server supports:
  * - `updated`: `sort=updated_at&order=asc&updated_since=<cursor>` (inclusive). Sees new AND changed
  *   records; cheap when nothing changed (one request answering the few records of the cursor's own
- *   second). Proposed server addition; used as soon as the server accepts `sort=updated_at`.
+ *   second). Used whenever the server accepts `sort=updated_at` (it has since the lists gained
+ *   `updated_since`).
  * - `created`: the fallback on today's server (`sort=created_at&order=desc`, stop at the cursor).
  *   Sees new records only; a change to an old record reaches the device when it is next pushed or
  *   when its edit is discarded (refresh queue).
+ *
+ * Every walk starts `PULL_OVERLAP_SECONDS` before its cursor: the service stamps `updated_at` when a
+ * request starts, so a slow transaction can commit a change dated before an instant a walk has already
+ * passed. Applying a copy twice changes nothing (rule 2), so re-reading that minute is only a cost.
  */
+
+export const PULL_OVERLAP_SECONDS = 60;
+
+/** The lower bound sent for a cursor: a little before it (never below 0, which the server refuses). */
+export function walkStart(since: number): number {
+  return Math.max(0, since - PULL_OVERLAP_SECONDS);
+}
 
 export const PULL_ORDER: readonly PulledResource[] = ['clients', 'products', 'invoices', 'receipts', 'payments', 'suppliers', 'expenses', 'supplier_bills'];
 
 /** Resources that belong to a work point: their cursors start over when the device moves to another. */
 export const WORK_POINT_RESOURCES: readonly PulledResource[] = ['invoices', 'receipts', 'payments', 'expenses', 'supplier_bills'];
+
+/** Their tombstone cursors (main/sync/deletions.ts), which start over with them. */
+export const WORK_POINT_DELETION_KEYS: readonly string[] = ['deleted:invoices', 'deleted:payments'];
 
 const zCursor = z.object({
   strategy: z.enum(['updated', 'created']),
@@ -58,12 +74,15 @@ function writeCursor(db: WriteDb, resource: string, cursor: PullCursor, now: num
 
 type Item = { id: string; created_at: number | string; updated_at?: number | null | string };
 
-/** Unix seconds of a timestamp member: integers, or the expenses' `YYYY-MM-DD HH:MM:SS` text (UTC). */
-function toUnix(value: number | string | null | undefined): number | null {
+/**
+ * Unix seconds of a timestamp member: integers, or the expenses' `YYYY-MM-DD HH:MM:SS` text, which the
+ * service prints in Bucharest wall time (read as UTC it would put the cursor 2-3 hours ahead and
+ * every change in that window would be skipped for good).
+ */
+export function toUnix(value: number | string | null | undefined): number | null {
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') return null;
-  const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
-  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+  return bucharestWallTimeToUnix(value);
 }
 
 function stamp(item: Item, strategy: PullCursor['strategy']): number {
@@ -118,7 +137,7 @@ export async function pullResource(deps: PullDeps, resource: PulledResource, max
     if (cursor.strategy === 'updated') {
       query.sort = 'updated_at';
       query.order = 'asc';
-      if (cursor.since !== null) query.updated_since = cursor.since;
+      if (cursor.since !== null) query.updated_since = walkStart(cursor.since);
     } else {
       query.sort = 'created_at';
       query.order = 'desc';
@@ -144,7 +163,7 @@ export async function pullResource(deps: PullDeps, resource: PulledResource, max
     let stop = !page.has_more;
     let fresh = items;
     if (cursor.strategy === 'created' && cursor.since !== null) {
-      const since = cursor.since;
+      const since = walkStart(cursor.since);
       fresh = items.filter((i) => (toUnix(i.created_at) ?? 0) >= since);
       if (fresh.length < items.length) stop = true;
     }
@@ -160,7 +179,8 @@ export async function pullResource(deps: PullDeps, resource: PulledResource, max
       // Rows that moved or vanished under the walk may have shifted one past a page boundary:
       // walk again from the same lower bound instead of advancing.
       const unsafe = cursor.strategy === 'updated' && (moved || page.total !== total);
-      const since = unsafe ? cursor.since : max === Number.MIN_SAFE_INTEGER ? cursor.since : max;
+      // The overlap re-reads records older than the cursor: it never moves back.
+      const since = unsafe || max === Number.MIN_SAFE_INTEGER ? cursor.since : Math.max(max, cursor.since ?? max);
       next = { ...cursor, since, page: 1, max: null, total: null };
     } else {
       next = { ...cursor, page: cursor.page + 1, max: max === Number.MIN_SAFE_INTEGER ? null : max, total };

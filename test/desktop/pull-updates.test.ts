@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDeletionCursor } from '../../main/sync/deletions';
 import { readCursor } from '../../main/sync/pull';
 import { zListPage } from '../../shared/api/envelope';
 import { zDeletedRecord } from '../../server/modules/meta/deleted-records';
@@ -68,9 +69,11 @@ describe('incremental pull of changes made elsewhere', () => {
       expect(await device.call('invoices.get', { id: issued.id })).toMatchObject({ paid_state: 'paid', amount_paid_bani: 12_100 });
       expect(readCursor(device.services.store, 'invoices')).toMatchObject({ strategy: 'updated' });
 
-      // The deletion: what the engine must read, with the cursor it already keeps for invoices, through its
-      // own API client (key, work point, pacing). The engine does not consume tombstones yet; when it
-      // does, this test should also expect the local draft gone.
+      // The deletion, announced by GET /deleted-records, has been applied: the local draft is gone.
+      await expect(device.call('invoices.get', { id: draft.id })).rejects.toThrow(/not_found/);
+      // The key may not read payments: their tombstones answer 403 and that walk is parked, like the list's.
+      expect(readDeletionCursor(device.services.store.reader, 'payments').forbidden_until).toBeGreaterThan(0);
+      // What the engine read, through its own API client (key, work point, pacing):
       const tombstones = await device.services.engine.api.request({
         method: 'GET',
         path: '/deleted-records',
