@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ErrorMessage } from './ErrorMessage';
+import { ActionDialog } from './ActionDialog';
 import type { ClientInput, ClientView } from '../../shared/ipc';
 import { validateCnp } from '../../shared/ro/cnp';
 import { validateCui } from '../../shared/ro/cui';
@@ -8,7 +8,7 @@ import { callIpc, useIpcMutation } from '../data/hooks';
 import { useT } from '../i18n/I18nProvider';
 import type { MessageKey } from '../i18n';
 import { describeError, fieldErrors } from '../lib/errors';
-import { Modal } from './Modal';
+import { Field } from './Field';
 
 interface FormState {
   type: 'company' | 'person';
@@ -141,8 +141,7 @@ export function ClientFormModal(props: { client: ClientView | null; presetName?:
   }
 
   const input = (key: keyof FormState, label: MessageKey, extra: { span2?: boolean; placeholder?: string; hint?: string } = {}) => (
-    <label className={`field${extra.span2 ? ' span2' : ''}`}>
-      {t(label)}
+    <Field label={t(label)} error={err(key)} span2={extra.span2}>
       <input
         className={`input${err(key) ? ' invalid' : ''}`}
         name={key}
@@ -151,28 +150,22 @@ export function ClientFormModal(props: { client: ClientView | null; presetName?:
         placeholder={extra.placeholder}
         onChange={(e) => set(key, e.target.value as never)}
       />
-      {err(key) ? <span className="error">{err(key)}</span> : extra.hint ? <span className="hint">{extra.hint}</span> : null}
-    </label>
+      {!err(key) && extra.hint ? <span className="hint">{extra.hint}</span> : null}
+    </Field>
   );
 
   const bankGuess = f.iban.trim() ? roBankName(f.iban) : undefined;
 
   return (
-    <Modal
+    <ActionDialog
       title={props.client ? t('clients.edit') : t('clients.new')}
       onClose={props.onClose}
       testId="client-form"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={props.onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="btn primary" data-testid="client-save" disabled={mutation.isPending} onClick={() => void save().catch(() => undefined)}>
-            {t('common.save')} <kbd>Enter</kbd>
-          </button>
-        </>
-      }
+      error={mutation.error}
+      confirmTestId="client-save"
+      confirmLabel={<>{t('common.save')} <kbd>Enter</kbd></>}
+      confirmDisabled={mutation.isPending}
+      onConfirm={save}
     >
       <form
         className="col"
@@ -202,13 +195,12 @@ export function ClientFormModal(props: { client: ClientView | null; presetName?:
                 {lookup.state === 'error' ? <span className="small error-text">{lookup.message}</span> : null}
                 {lookup.message && lookup.state === 'found' ? <span className="small error-text">{lookup.message}</span> : null}
               </div>
-              <label className="field">
-                {t('clients.vatPayer')}
+              <Field label={t('clients.vatPayer')}>
                 <label className="check">
                   <input type="checkbox" data-testid="client-vat_payer" checked={f.vat_payer} onChange={(e) => set('vat_payer', e.target.checked)} />
                   {t('clients.vatPayerHint')}
                 </label>
-              </label>
+              </Field>
             </>
           ) : null}
           {input('name', f.type === 'company' ? 'clients.companyName' : 'clients.personName', { span2: true })}
@@ -224,6 +216,6 @@ export function ClientFormModal(props: { client: ClientView | null; presetName?:
         </div>
         <button type="submit" hidden />
       </form>
-    </Modal>
+    </ActionDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { callIpc, useIpcQuery } from '../data/hooks';
 import { useT } from '../i18n/I18nProvider';
+import { SuggestionList } from './SuggestionList';
 
 export interface PickedClient {
   id: string;
@@ -67,24 +68,15 @@ export function ClientSelect(props: { value: PickedClient | null; onChange(value
         }}
       />
       {open && options.length > 0 ? (
-        <div className="suggest" role="listbox" style={{ minWidth: 280 }}>
-          {options.map((c, i) => (
-            <div
-              key={c.id}
-              role="option"
-              aria-selected={i === active}
-              className={`opt${i === active ? ' active' : ''}`}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                choose(c.id, c.name);
-              }}
-            >
+        <SuggestionList items={options} active={active} onPick={(c) => choose(c.id, c.name)} style={{ minWidth: 280 }}>
+          {(c) => (
+            <>
               <span>{c.name}</span>
               <span className="code">{c.cui ?? ''}</span>
               <span />
-            </div>
-          ))}
-        </div>
+            </>
+          )}
+        </SuggestionList>
       ) : null}
     </span>
   );

@@ -1,11 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
+import { ActionDialog } from '../components/ActionDialog';
 import type { ClientView, ProductView } from '../../shared/ipc';
 import { STANDARD_VAT_RATES_BP } from '../../shared/invoice-math';
 import { navigate } from '../app/router';
 import { SyncBadge } from '../components/Badges';
 import { ClientFormModal } from '../components/ClientForm';
-import { Modal } from '../components/Modal';
+import { Field } from '../components/Field';
 import { useToast } from '../components/Toasts';
 import { usePagedList, VirtualList, type Column } from '../components/VirtualList';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
@@ -206,48 +206,36 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
     onClose();
   };
   return (
-    <Modal
+    <ActionDialog
       title={product ? t('products.edit') : t('products.new')}
       onClose={onClose}
       testId="product-form"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="btn primary" data-testid="product-save" disabled={mutation.isPending} onClick={() => void save().catch(() => undefined)}>
-            {t('common.save')}
-          </button>
-        </>
-      }
+      error={mutation.error}
+      confirmTestId="product-save"
+      confirmLabel={t('common.save')}
+      confirmDisabled={mutation.isPending}
+      onConfirm={save}
     >
       <div className="form-grid">
-        <label className="field span2">
-          {t('products.name')}
+        <Field label={t('products.name')} error={fields.name} span2>
           <input className={`input${touched && !name.trim() ? ' invalid' : ''}`} data-testid="product-name" value={name} onChange={(e) => setName(e.target.value)} />
-          {fields.name ? <span className="error">{fields.name}</span> : null}
-        </label>
-        <label className="field">
-          {t('products.code')}
+        </Field>
+        <Field label={t('products.code')} error={fields.code}>
           <input className="input" data-testid="product-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="5941234567890" />
-          {fields.code ? <span className="error">{fields.code}</span> : <span className="hint">{t('products.codeHint')}</span>}
-        </label>
-        <label className="field">
-          {t('products.unit')}
+          {fields.code ? null : <span className="hint">{t('products.codeHint')}</span>}
+        </Field>
+        <Field label={t('products.unit')}>
           <input className="input" data-testid="product-unit" value={unit} onChange={(e) => setUnit(e.target.value)} list="units" />
           <datalist id="units">
             {['buc', 'kg', 'l', 'm', 'ore', 'set', 'pachet'].map((u) => (
               <option key={u} value={u} />
             ))}
           </datalist>
-        </label>
-        <label className="field">
-          {t('products.price')}
+        </Field>
+        <Field label={t('products.price')}>
           <input className={`input num${touched && price === null ? ' invalid' : ''}`} data-testid="product-price" value={priceText} onChange={(e) => setPriceText(e.target.value)} placeholder="0,00" />
-        </label>
-        <label className="field">
-          {t('counter.col.vat')}
+        </Field>
+        <Field label={t('counter.col.vat')}>
           <select value={vat} data-testid="product-vat" onChange={(e) => setVat(Number(e.target.value))}>
             {STANDARD_VAT_RATES_BP.map((bp) => (
               <option key={bp} value={bp / 100}>
@@ -255,7 +243,7 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <label className="check">
           <input type="checkbox" checked={gross} onChange={(e) => setGross(e.target.checked)} />
           {t('products.includesVat')}
@@ -265,6 +253,6 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
           {t('products.service')}
         </label>
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }

@@ -2,8 +2,9 @@ import { useCallback, useMemo, useState } from 'react';
 import type { ChannelInput, ChannelOutput, ExpenseView } from '../../shared/ipc';
 import { todayInBucharest } from '../../shared/dates';
 import { SyncBadge } from '../components/Badges';
-import { ErrorMessage } from '../components/ErrorMessage';
-import { Modal } from '../components/Modal';
+import { ActionDialog } from '../components/ActionDialog';
+import { DateRangeFilter } from '../components/DateRangeFilter';
+import { Field } from '../components/Field';
 import { useToast } from '../components/Toasts';
 import { usePagedList, VirtualList, type Column } from '../components/VirtualList';
 import { callIpc, useIpcMutation, useIpcQuery } from '../data/hooks';
@@ -60,14 +61,7 @@ export function ExpensesScreen() {
     <div className="content fill" data-testid="expenses-screen">
       <div className="banner info small">{t('expenses.duplicateInfo')}</div>
       <div className="toolbar">
-        <label className="row small">
-          {t('filters.from')}
-          <input className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label className="row small">
-          {t('filters.to')}
-          <input className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
+        <DateRangeFilter from={from} to={to} onFrom={setFrom} onTo={setTo} />
         <span className="spacer" />
         <button type="button" className="btn primary" data-testid="expense-new" onClick={() => setCreating(true)}>
           + {t('expenses.new')}
@@ -207,37 +201,27 @@ function ExpenseForm({ onClose }: { onClose(): void }) {
     if (input) void save(input).catch(() => undefined);
   };
 
-  const fieldError = (name: string) => (fields[name] ? <span className="error">{inLanguage(fields[name], language)}</span> : null);
+  const fieldError = (name: string) => (fields[name] ? inLanguage(fields[name], language) : null);
   const matchKey = (m: Duplicate['match_type']): MessageKey => `expenses.match.${m}`;
 
   return (
-    <Modal
+    <ActionDialog
       title={t('expenses.new')}
       onClose={onClose}
       wide
       testId="expense-form"
-      footer={
-        <>
-          <ErrorMessage error={create.error ?? checkError} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
+      error={create.error ?? checkError}
+      extraActions={
+        check.state === 'found' || check.state === 'offline' ? (
+          <button type="button" className="btn danger" data-testid="expense-save-anyway" disabled={create.isPending} onClick={saveAnyway}>
+            {check.state === 'found' ? t('expenses.saveAnyway') : t('expenses.saveUnchecked')}
           </button>
-          {check.state === 'found' || check.state === 'offline' ? (
-            <button type="button" className="btn danger" data-testid="expense-save-anyway" disabled={create.isPending} onClick={saveAnyway}>
-              {check.state === 'found' ? t('expenses.saveAnyway') : t('expenses.saveUnchecked')}
-            </button>
-          ) : null}
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="expense-save"
-            disabled={create.isPending || check.state === 'checking'}
-            onClick={() => void checkThenSave().catch(() => undefined)}
-          >
-            {check.state === 'checking' ? t('expenses.checking') : t('expenses.checkAndSave')}
-          </button>
-        </>
+        ) : null
       }
+      confirmTestId="expense-save"
+      confirmLabel={check.state === 'checking' ? t('expenses.checking') : t('expenses.checkAndSave')}
+      confirmDisabled={create.isPending || check.state === 'checking'}
+      onConfirm={checkThenSave}
     >
       {check.state === 'found' ? (
         <div className="banner warn" data-testid="expense-duplicate" data-match={check.duplicate.match_type}>
@@ -278,35 +262,27 @@ function ExpenseForm({ onClose }: { onClose(): void }) {
               </option>
             ))}
           </datalist>
-          {touched && !supplierOk ? <span className="error">{t('expenses.err.supplier')}</span> : fieldError('supplier_id')}
+          {touched && !supplierOk ? <span className="error">{t('expenses.err.supplier')}</span> : fieldError('supplier_id') ? <span className="error">{fieldError('supplier_id')}</span> : null}
           {supplierOk && !known ? <span className="hint">{t('expenses.newSupplier')}</span> : null}
         </label>
         {!known ? (
-          <label className="field">
-            {t('expenses.supplierCui')}
+          <Field label={t('expenses.supplierCui')} error={fieldError('supplier_cui')}>
             <input className="input" data-testid="expense-supplier-cui" value={supplierCui} onChange={(e) => setSupplierCui(e.target.value)} placeholder="RO…" />
-            {fieldError('supplier_cui')}
-          </label>
+          </Field>
         ) : null}
-        <label className="field">
-          {t('expenses.reference')}
+        <Field label={t('expenses.reference')}>
           <input className="input" data-testid="expense-reference" value={reference} onChange={(e) => { setReference(e.target.value); setCheck({ state: 'idle' }); }} />
-        </label>
-        <label className="field span2">
-          {t('expenses.description')}
+        </Field>
+        <Field label={t('expenses.description')} span2>
           <input className="input" data-testid="expense-description" value={description} onChange={(e) => setDescription(e.target.value)} />
-        </label>
-        <label className="field">
-          {t('expenses.date')}
+        </Field>
+        <Field label={t('expenses.date')}>
           <input className="input" type="date" data-testid="expense-date" value={date} onChange={(e) => { setDate(e.target.value); setCheck({ state: 'idle' }); }} />
-        </label>
-        <label className="field">
-          {t('invoices.dueDate')}
+        </Field>
+        <Field label={t('invoices.dueDate')} error={fieldError('due_date')}>
           <input className="input" type="date" data-testid="expense-due" value={dueDate} onChange={(e) => setDueDate(e.target.value)} />
-          {fieldError('due_date')}
-        </label>
-        <label className="field">
-          {t('expenses.amount')}
+        </Field>
+        <Field label={t('expenses.amount')} error={touched && !amountOk ? t('expenses.err.amount') : null}>
           <input
             className={`input num${touched && !amountOk ? ' invalid' : ''}`}
             data-testid="expense-amount"
@@ -317,10 +293,8 @@ function ExpenseForm({ onClose }: { onClose(): void }) {
               setCheck({ state: 'idle' });
             }}
           />
-          {touched && !amountOk ? <span className="error">{t('expenses.err.amount')}</span> : null}
-        </label>
-        <label className="field">
-          {t('expenses.vat')}
+        </Field>
+        <Field label={t('expenses.vat')}>
           <select data-testid="expense-vat" value={vat} onChange={(e) => setVat(e.target.value as (typeof VAT_CHOICES)[number])}>
             {VAT_CHOICES.map((v) => (
               <option key={v} value={v}>
@@ -328,14 +302,12 @@ function ExpenseForm({ onClose }: { onClose(): void }) {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         {vat === 'mix' ? (
-          <label className="field">
-            {t('expenses.vatManual')}
+          <Field label={t('expenses.vatManual')} error={fieldError('amount_vat_manual_bani')}>
             <input className={`input num${touched && vatManual === null ? ' invalid' : ''}`} data-testid="expense-vat-manual" value={vatManualText} onChange={(e) => setVatManualText(e.target.value)} />
             <span className="hint">{t('expenses.mixHelp')}</span>
-            {fieldError('amount_vat_manual_bani')}
-          </label>
+          </Field>
         ) : (
           <label className="check">
             <input type="checkbox" data-testid="expense-with-vat" checked={withVat} onChange={(e) => setWithVat(e.target.checked)} />
@@ -343,7 +315,7 @@ function ExpenseForm({ onClose }: { onClose(): void }) {
           </label>
         )}
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }
 
@@ -354,43 +326,25 @@ function PayExpense({ expense, onClose }: { expense: ExpenseView; onClose(): voi
   const [date, setDate] = useState(todayInBucharest());
   const [type, setType] = useState<number>(2);
   return (
-    <Modal
+    <ActionDialog
       title={t('expenses.payTitle', { reference: expense.reference ?? expense.supplier_name ?? '' })}
       onClose={onClose}
       testId="expense-pay-dialog"
-      footer={
-        <>
-          <ErrorMessage error={pay.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="dialog-confirm"
-            disabled={pay.isPending}
-            onClick={() =>
-              void pay
-                .mutateAsync({ id: expense.id, paid_date: date, payment_type: type })
-                .then(() => {
-                  toast(t('expenses.paid'), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('expenses.markPaid')}
-          </button>
-        </>
+      error={pay.error}
+      confirmLabel={t('expenses.markPaid')}
+      confirmDisabled={pay.isPending}
+      onConfirm={() =>
+        pay.mutateAsync({ id: expense.id, paid_date: date, payment_type: type }).then(() => {
+          toast(t('expenses.paid'), 'ok');
+          onClose();
+        })
       }
     >
       <div className="form-grid">
-        <label className="field">
-          {t('expenses.paidDate')}
+        <Field label={t('expenses.paidDate')}>
           <input className="input" type="date" data-testid="expense-paid-date" value={date} max={todayInBucharest()} onChange={(e) => setDate(e.target.value)} />
-        </label>
-        <label className="field">
-          {t('expenses.paymentType')}
+        </Field>
+        <Field label={t('expenses.paymentType')}>
           <select data-testid="expense-payment-type" value={type} onChange={(e) => setType(Number(e.target.value))}>
             {PAYMENT_TYPES.map((p) => (
               <option key={p} value={p}>
@@ -398,9 +352,9 @@ function PayExpense({ expense, onClose }: { expense: ExpenseView; onClose(): voi
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }
 

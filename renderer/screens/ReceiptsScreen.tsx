@@ -1,5 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
+import { ActionDialog } from '../components/ActionDialog';
+import { DateRangeFilter } from '../components/DateRangeFilter';
+import { Field } from '../components/Field';
 import type { ReceiptView, Settings } from '../../shared/ipc';
 import { todayInBucharest } from '../../shared/dates';
 import { navigate } from '../app/router';
@@ -40,14 +42,7 @@ export function ReceiptsScreen({ id, settings }: { id?: string; settings: Settin
     <div className="content fill" data-testid="receipts-screen">
       <div className="toolbar">
         <input className="input" type="search" style={{ width: 240 }} placeholder={t('receipts.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} />
-        <label className="row small">
-          {t('filters.from')}
-          <input className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label className="row small">
-          {t('filters.to')}
-          <input className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
+        <DateRangeFilter from={from} to={to} onFrom={setFrom} onTo={setTo} />
         <span className="spacer" />
         <button type="button" className="btn primary" data-testid="receipt-new" onClick={() => setCreating(true)}>
           + {t('receipts.new')}
@@ -187,45 +182,33 @@ function ReceiptForm({ receipt, onClose }: { receipt: ReceiptView | null; onClos
   };
 
   return (
-    <Modal
+    <ActionDialog
       title={receipt ? t('receipts.edit') : t('receipts.new')}
       onClose={onClose}
       testId="receipt-form"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="button" className="btn primary" data-testid="receipt-save" disabled={mutation.isPending} onClick={() => void save().catch(() => undefined)}>
-            {t('common.save')}
-          </button>
-        </>
-      }
+      error={mutation.error}
+      confirmTestId="receipt-save"
+      confirmLabel={t('common.save')}
+      confirmDisabled={mutation.isPending}
+      onConfirm={save}
     >
       <div className="form-grid">
-        <label className="field span2">
-          {t('receipts.col.payer')}
+        <Field label={t('receipts.col.payer')} error={touched && !payerOk ? t('receipts.err.payer') : fields.client_name} span2>
           <div className="row">
             <ClientSelect value={client} onChange={setClient} placeholder={t('receipts.pickClient')} />
             {!client ? <input className={`input grow${touched && !payerOk ? ' invalid' : ''}`} data-testid="receipt-payer" placeholder={t('receipts.walkIn')} value={payer} onChange={(e) => setPayer(e.target.value)} /> : null}
           </div>
-          {touched && !payerOk ? <span className="error">{t('receipts.err.payer')}</span> : fields.client_name ? <span className="error">{fields.client_name}</span> : null}
-        </label>
-        <label className="field">
-          {t('receipts.amount')}
+        </Field>
+        <Field label={t('receipts.amount')} error={touched && !amountOk ? t('receipts.err.amount') : null}>
           <input className={`input num${touched && !amountOk ? ' invalid' : ''}`} data-testid="receipt-amount" value={amountText} onChange={(e) => setAmountText(e.target.value)} placeholder="0,00" />
-          {touched && !amountOk ? <span className="error">{t('receipts.err.amount')}</span> : null}
-        </label>
-        <label className="field">
-          {t('invoices.col.date')}
+        </Field>
+        <Field label={t('invoices.col.date')}>
           <input className="input" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-        </label>
-        <label className="field span2">
-          {t('receipts.observations')}
+        </Field>
+        <Field label={t('receipts.observations')} span2>
           <input className="input" data-testid="receipt-observations" placeholder={t('receipts.observationsHint')} value={observations} onChange={(e) => setObservations(e.target.value)} />
-        </label>
+        </Field>
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
+import { ActionDialog } from '../components/ActionDialog';
 import type { ChannelOutput, Settings } from '../../shared/ipc';
 import { formatIban } from '../../shared/ro/iban';
-import { Modal } from '../components/Modal';
+import { Field } from '../components/Field';
 import { useToast } from '../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
 import { useI18n } from '../i18n/I18nProvider';
@@ -51,8 +51,7 @@ function ConnectionSection({ settings }: { settings: Settings }) {
   const result = setKey.data;
   return (
     <Section title={t('settings.connection')} testId="settings-connection">
-      <label className="field">
-        {t('settings.apiUrl')}
+      <Field label={t('settings.apiUrl')}>
         <div className="row">
           <input className="input grow" data-testid="settings-api-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://api.tejghea.ro/v1" />
           <button
@@ -70,9 +69,8 @@ function ConnectionSection({ settings }: { settings: Settings }) {
             {t('common.save')}
           </button>
         </div>
-      </label>
-      <label className="field">
-        {t('settings.apiKey')}
+      </Field>
+      <Field label={t('settings.apiKey')} error={result && !result.stored && result.error ? describeIpcError(result.error, t) : null}>
         {settings.has_api_key && !changing ? (
           <div className="row" data-testid="settings-key-set">
             <span className="badge ok">✓ {t('settings.keySet')}</span>
@@ -117,8 +115,7 @@ function ConnectionSection({ settings }: { settings: Settings }) {
           </form>
         )}
         <span className="hint">{t('settings.keyHint')}</span>
-        {result && !result.stored && result.error ? <span className="error">{describeIpcError(result.error, t)}</span> : null}
-      </label>
+      </Field>
       <dl className="facts">
         <dt>{t('settings.company')}</dt>
         <dd data-testid="settings-company">{settings.company ? `${settings.company.name} (CUI ${settings.company.cui})` : '—'}</dd>
@@ -142,8 +139,7 @@ function WorkPointField({ settings }: { settings: Settings }) {
   const current = settings.work_point?.id ?? points.data?.current_id ?? '';
   const known = items.some((w) => w.id === current);
   return (
-    <label className="field">
-      {t('settings.workPoint')}
+    <Field label={t('settings.workPoint')}>
       <select
         data-testid="settings-work-point"
         value={current}
@@ -168,7 +164,7 @@ function WorkPointField({ settings }: { settings: Settings }) {
       <span className="hint">
         {t('settings.workPointHelp')} {points.data?.source === 'cache' ? t('settings.workPointsCached') : ''}
       </span>
-    </label>
+    </Field>
   );
 }
 
@@ -186,8 +182,7 @@ function DeviceSection({ settings }: { settings: Settings }) {
       .catch((e: unknown) => toast(describeError(e, t), 'bad'));
   return (
     <Section title={t('settings.deviceSection')} testId="settings-device">
-      <label className="field">
-        {t('settings.deviceName')}
+      <Field label={t('settings.deviceName')}>
         <div className="row">
           <input className="input grow" data-testid="settings-device-name" value={name} onChange={(e) => setName(e.target.value)} />
           <button type="button" className="btn" disabled={!name.trim() || name === settings.device.name} onClick={() => save({ device_name: name.trim() })}>
@@ -197,7 +192,7 @@ function DeviceSection({ settings }: { settings: Settings }) {
         <span className="hint">
           {t('settings.deviceId')}: <code>{settings.device.id}</code> · {settings.device.platform}
         </span>
-      </label>
+      </Field>
       <div className="field">
         <span>{t('settings.language')}</span>
         <div className="segmented" role="group" aria-label={t('settings.language')}>
@@ -209,8 +204,7 @@ function DeviceSection({ settings }: { settings: Settings }) {
           </button>
         </div>
       </div>
-      <label className="field">
-        {t('settings.defaultSeries')}
+      <Field label={t('settings.defaultSeries')}>
         <select value={settings.default_series_id ?? ''} onChange={(e) => save({ default_series_id: e.target.value || null })}>
           <option value="">{t('settings.primarySeries')}</option>
           {(series.data ?? [])
@@ -221,9 +215,8 @@ function DeviceSection({ settings }: { settings: Settings }) {
               </option>
             ))}
         </select>
-      </label>
-      <label className="field">
-        {t('settings.syncInterval')}
+      </Field>
+      <Field label={t('settings.syncInterval')}>
         <div className="row">
           <input className="input" style={{ width: 120 }} type="number" min={30} max={86400} value={interval} onChange={(e) => setIntervalText(e.target.value)} />
           <span className="muted">s</span>
@@ -231,7 +224,7 @@ function DeviceSection({ settings }: { settings: Settings }) {
             {t('common.save')}
           </button>
         </div>
-      </label>
+      </Field>
     </Section>
   );
 }
@@ -274,35 +267,22 @@ function EfacturaSection({ settings }: { settings: Settings }) {
       </div>
       {env === 'live' ? <div className="warning-live">⚠ {t('settings.efactura.liveActive')}</div> : <div className="muted small">{t('settings.efactura.testHelp')}</div>}
       {confirming ? (
-        <Modal
+        <ActionDialog
           title={t('settings.efactura.confirmTitle')}
           onClose={() => setConfirming(false)}
           testId="efactura-confirm"
-          footer={
-            <>
-              <button type="button" className="btn" onClick={() => setConfirming(false)}>
-                {t('common.cancel')}
-              </button>
-              <button
-                type="button"
-                className="btn danger"
-                data-testid="dialog-confirm"
-                disabled={typed.trim().toUpperCase() !== word.toUpperCase() || update.isPending}
-                onClick={() => void save('live').then(() => setConfirming(false))}
-              >
-                {t('settings.efactura.switchLive')}
-              </button>
-            </>
-          }
+          tone="danger"
+          confirmLabel={t('settings.efactura.switchLive')}
+          confirmDisabled={typed.trim().toUpperCase() !== word.toUpperCase() || update.isPending}
+          onConfirm={() => save('live').then(() => setConfirming(false))}
         >
           <div className="warning-live" style={{ marginBottom: 12 }}>
             {t('settings.efactura.irreversible')}
           </div>
-          <label className="field">
-            {t('settings.efactura.typeToConfirm', { word })}
+          <Field label={t('settings.efactura.typeToConfirm', { word })}>
             <input className="input" data-testid="efactura-confirm-input" value={typed} onChange={(e) => setTyped(e.target.value)} />
-          </label>
-        </Modal>
+          </Field>
+        </ActionDialog>
       ) : null}
     </Section>
   );
@@ -319,14 +299,12 @@ function CashSection({ settings }: { settings: Settings }) {
   return (
     <Section title={t('settings.cashLimits')} help={t('settings.cashLimitsHelp')}>
       <div className="form-grid">
-        <label className="field">
-          {t('settings.cashB2b')}
+        <Field label={t('settings.cashB2b')}>
           <input className={`input num${b2bBani === null ? ' invalid' : ''}`} value={b2b} onChange={(e) => setB2b(e.target.value)} />
-        </label>
-        <label className="field">
-          {t('settings.cashB2c')}
+        </Field>
+        <Field label={t('settings.cashB2c')}>
           <input className={`input num${b2cBani === null ? ' invalid' : ''}`} value={b2c} onChange={(e) => setB2c(e.target.value)} />
-        </label>
+        </Field>
       </div>
       <div>
         <button
@@ -423,55 +401,40 @@ function CompanyProfileForm({ profile, onClose }: { profile: Profile; onClose():
   const capitalBad = form.capital.trim() !== '' && (capitalBani === null || capitalBani < 0);
   const fields = errorOf(save.error)?.fields ?? {};
   const text = (key: keyof typeof form, label: string, testId: string) => (
-    <label className="field">
-      {label}
+    <Field label={label} error={fields[key] ? inLanguage(fields[key], language) : null}>
       <input className={`input${fields[key] ? ' invalid' : ''}`} data-testid={testId} value={form[key]} onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))} />
-      {fields[key] ? <span className="error">{inLanguage(fields[key], language)}</span> : null}
-    </label>
+    </Field>
   );
   const orNull = (v: string) => (v.trim() ? v.trim() : null);
   return (
-    <Modal
+    <ActionDialog
       title={t('settings.profileEdit')}
       onClose={onClose}
       wide
       testId="profile-form"
-      footer={
-        <>
-          <ErrorMessage error={save.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="profile-save"
-            disabled={save.isPending || capitalBad || !form.name.trim()}
-            onClick={() =>
-              void save
-                .mutateAsync({
-                  name: form.name.trim(),
-                  vat_payer: vatPayer,
-                  reg_com: orNull(form.reg_com),
-                  street: orNull(form.street),
-                  city: orNull(form.city),
-                  county: orNull(form.county),
-                  postal_code: orNull(form.postal_code),
-                  iban: orNull(form.iban),
-                  bank: orNull(form.bank),
-                  capital_social_bani: capitalBani,
-                  vat_on_collection: vatOnCollection,
-                })
-                .then(() => {
-                  toast(t('settings.profileSaved'), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('common.save')}
-          </button>
-        </>
+      error={save.error}
+      confirmTestId="profile-save"
+      confirmLabel={t('common.save')}
+      confirmDisabled={save.isPending || capitalBad || !form.name.trim()}
+      onConfirm={() =>
+        save
+          .mutateAsync({
+            name: form.name.trim(),
+            vat_payer: vatPayer,
+            reg_com: orNull(form.reg_com),
+            street: orNull(form.street),
+            city: orNull(form.city),
+            county: orNull(form.county),
+            postal_code: orNull(form.postal_code),
+            iban: orNull(form.iban),
+            bank: orNull(form.bank),
+            capital_social_bani: capitalBani,
+            vat_on_collection: vatOnCollection,
+          })
+          .then(() => {
+            toast(t('settings.profileSaved'), 'ok');
+            onClose();
+          })
       }
     >
       <div className="form-grid">
@@ -483,10 +446,9 @@ function CompanyProfileForm({ profile, onClose }: { profile: Profile; onClose():
         {text('postal_code', t('settings.profilePostal'), 'profile-postal')}
         {text('iban', t('clients.iban'), 'profile-iban')}
         {text('bank', t('clients.bank'), 'profile-bank')}
-        <label className="field">
-          {t('print.capital')}
+        <Field label={t('print.capital')}>
           <input className={`input num${capitalBad ? ' invalid' : ''}`} data-testid="profile-capital" value={form.capital} placeholder="200,00" onChange={(e) => setForm((f) => ({ ...f, capital: e.target.value }))} />
-        </label>
+        </Field>
         <label className="check">
           <input type="checkbox" checked={vatPayer} onChange={(e) => setVatPayer(e.target.checked)} />
           {t('clients.vatPayer')}
@@ -496,6 +458,6 @@ function CompanyProfileForm({ profile, onClose }: { profile: Profile; onClose():
           {t('print.vatOnCollection')}
         </label>
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }

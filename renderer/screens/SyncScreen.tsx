@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
-import { ErrorMessage } from '../components/ErrorMessage';
+import { ActionDialog } from '../components/ActionDialog';
 import type { OutboxItem } from '../../shared/ipc';
 import { navigate, type Route } from '../app/router';
-import { Modal } from '../components/Modal';
 import { useToast } from '../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
 import { useI18n } from '../i18n/I18nProvider';
@@ -203,36 +202,21 @@ function DiscardItem({ item, onClose }: { item: OutboxItem; onClose(): void }) {
   const toast = useToast();
   const discard = useIpcMutation('outbox.discard');
   return (
-    <Modal
+    <ActionDialog
       title={t('sync.discardTitle', { label: item.label })}
       onClose={onClose}
-      footer={
-        <>
-          <ErrorMessage error={discard.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn danger"
-            data-testid="dialog-confirm"
-            disabled={discard.isPending}
-            onClick={() =>
-              void discard
-                .mutateAsync({ id: item.id })
-                .then((r) => {
-                  toast(t('sync.discarded', { count: r.discarded.length }), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('sync.discard')}
-          </button>
-        </>
+      error={discard.error}
+      tone="danger"
+      confirmLabel={t('sync.discard')}
+      confirmDisabled={discard.isPending}
+      onConfirm={() =>
+        discard.mutateAsync({ id: item.id }).then((r) => {
+          toast(t('sync.discarded', { count: r.discarded.length }), 'ok');
+          onClose();
+        })
       }
     >
       <p>{item.entity_type === 'invoice' ? t('sync.discardInvoiceHelp') : t('sync.discardHelp')}</p>
-    </Modal>
+    </ActionDialog>
   );
 }

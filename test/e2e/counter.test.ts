@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals } from '../../shared/invoice-math';
 import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
@@ -8,9 +8,10 @@ import { netUnitPrice } from '../../renderer/counter/cart';
 import { formatBani } from '../../renderer/lib/format';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
-import { startDesktop, type Desktop } from './support/desktop';
-import { eventually, indicator, scan, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
-import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import type { Desktop } from './support/desktop';
+import { closeStackAfterAll, openDevice } from './support/fixture';
+import { eventually, indicator, newClientFromCounter, scan, screenshot, sellAtCounter, startSaleWith } from './support/flows';
+import { seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
  * The counter against the real service: the renderer in Chromium, the main-process services over a
@@ -20,26 +21,15 @@ import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './
  */
 let server: E2eServer;
 let data: Seed;
-let dir: ReturnType<typeof tempDataDir>;
 let desktop: Desktop;
 
 beforeAll(async () => {
   server = await startE2eServer();
   data = await seed(server);
-  dir = tempDataDir();
-  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
-  await setUpDevice(desktop, server);
+  desktop = await openDevice(server);
 }, 180_000);
 
-afterEach(async (context) => {
-  await captureFailure(desktop?.page, context);
-});
-
-afterAll(async () => {
-  await desktop?.close();
-  await server?.close();
-  dir?.remove();
-});
+closeStackAfterAll(() => ({ desktop, server }));
 
 const product = (code: string) => {
   const p = data.products.find((x) => x.code === code);
@@ -178,15 +168,8 @@ describe('the counter', () => {
 
   it('creates a private person on the spot (F7) and invoices them', async () => {
     const { page } = desktop;
-    await desktop.open('#/counter');
-    await page.keyboard.press('F2');
-    await page.keyboard.type('ceai');
-    await page.getByTestId('product-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F3');
-    await page.keyboard.type('Maria Ionescu');
-    await page.keyboard.press('F7');
-    await page.getByTestId('client-form').waitFor();
+    await startSaleWith(desktop, 'ceai');
+    await newClientFromCounter(page, 'Maria Ionescu');
     // A typed name without SRL/SA opens as a private person, name filled in: Enter saves.
     expect(await page.getByTestId('client-name').inputValue()).toBe('Maria Ionescu');
     await screenshot(page, 'counter-new-client');
@@ -218,11 +201,7 @@ describe('the counter', () => {
 
   it('saves a draft with Ctrl+S (no number), finishes it at the counter and issues it', async () => {
     const { page } = desktop;
-    await desktop.open('#/counter');
-    await page.keyboard.press('F2');
-    await page.keyboard.type('cană');
-    await page.getByTestId('product-suggestions').waitFor();
-    await page.keyboard.press('Enter');
+    await startSaleWith(desktop, 'cană');
     await page.keyboard.press('Control+s');
     await page.getByTestId('invoice-detail').waitFor();
     expect(await page.getByTestId('detail-number').textContent()).toBe('Ciornă');

@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toBani } from '../../shared/money';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
-import { startDesktop, type Desktop } from './support/desktop';
-import { eventually, indicator, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
-import { COMPANY, linkEfactura, seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import type { Desktop } from './support/desktop';
+import { closeStackAfterAll, openDevice } from './support/fixture';
+import { eventually, newClientFromCounter, screenshot, sellAtCounter, startSaleWith, syncAll } from './support/flows';
+import { COMPANY, linkEfactura, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 import { receivedInvoiceXml } from '../desktop/support/received-bill';
 
 /**
@@ -16,36 +17,16 @@ import { receivedInvoiceXml } from '../desktop/support/received-bill';
  */
 let server: E2eServer;
 let data: Seed;
-let dir: ReturnType<typeof tempDataDir>;
 let desktop: Desktop;
 
 beforeAll(async () => {
   server = await startE2eServer({ anaf: true });
   data = await seed(server);
   await linkEfactura(server);
-  dir = tempDataDir();
-  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
-  await setUpDevice(desktop, server);
+  desktop = await openDevice(server);
 }, 180_000);
 
-afterEach(async (context) => {
-  await captureFailure(desktop?.page, context);
-});
-
-afterAll(async () => {
-  await desktop?.close();
-  await server?.close();
-  dir?.remove();
-});
-
-async function syncAll(): Promise<void> {
-  await desktop.open('#/sync');
-  await desktop.page.getByTestId('sync-now').click();
-  await eventually('synced', async () => {
-    const s = await indicator(desktop.page);
-    return s.mode === 'online' && s.pending === 0 && s.failed === 0;
-  }, 30_000);
-}
+closeStackAfterAll(() => ({ desktop, server }));
 
 async function openInvoice(number: string): Promise<void> {
   const { page } = desktop;
@@ -94,15 +75,8 @@ describe('documents', () => {
 
   it('fills a new client from ANAF by CUI at the counter', async () => {
     const { page } = desktop;
-    await desktop.open('#/counter');
-    await page.keyboard.press('F2');
-    await page.keyboard.type('cană');
-    await page.getByTestId('product-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F3');
-    await page.keyboard.type('RO76543210');
-    await page.keyboard.press('F7');
-    await page.getByTestId('client-form').waitFor();
+    await startSaleWith(desktop, 'cană');
+    await newClientFromCounter(page, 'RO76543210');
     expect(await page.getByTestId('client-cui').inputValue()).toBe('76543210');
     await page.getByTestId('client-lookup').click();
     await expect.poll(() => page.getByTestId('client-name').inputValue()).toBe('EXEMPLU CLIENT SRL');
@@ -113,7 +87,7 @@ describe('documents', () => {
     await page.getByTestId('counter-client').waitFor();
     await page.keyboard.press('F9');
     await page.getByTestId('issued-panel').waitFor();
-    await syncAll();
+    await syncAll(desktop);
     const clients = await server.api('GET', '/clients?per_page=100');
     const created = clients.body.data.data.find((c: { cui: string }) => c.cui === '76543210');
     expect(created).toMatchObject({ name: 'EXEMPLU CLIENT SRL', reg_com: 'J12/567/2015', vat_payer: true });
@@ -127,7 +101,7 @@ describe('documents', () => {
       items: [{ description: 'Espressor manual inox', quantity: 2, price: 537.18, vat_rate: 21 }],
     });
     expect(proforma.status).toBeLessThan(300);
-    await syncAll();
+    await syncAll(desktop);
     await desktop.open('#/invoices');
     await page.getByTestId('filter-type').selectOption('proforma');
     await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('1');
@@ -137,7 +111,7 @@ describe('documents', () => {
     await page.getByTestId('dialog-confirm').click();
     await expect.poll(() => page.getByTestId('detail-number').textContent()).toMatch(/^TJ-\d{4}-\d{4}$/);
     const number = (await page.getByTestId('detail-number').textContent()) ?? '';
-    await syncAll();
+    await syncAll(desktop);
     const list = await server.api('GET', '/invoices?per_page=100');
     const fiscal = list.body.data.data.find((i: { full_number: string }) => i.full_number === number);
     expect(fiscal.document_type).toBe('fiscal');
@@ -152,7 +126,7 @@ describe('documents', () => {
     await page.getByTestId('payment-dialog').waitFor();
     await page.getByTestId('dialog-confirm').click();
     await expect.poll(() => page.getByTestId('detail-payments').textContent()).toContain('Ordin de plată');
-    await syncAll();
+    await syncAll(desktop);
     const list = await server.api('GET', '/invoices?per_page=100');
     const inv = list.body.data.data.find((i: { full_number: string }) => i.full_number === number);
     expect(inv.paid_state).toBe('paid');
@@ -161,7 +135,7 @@ describe('documents', () => {
   it('sends an invoice to e-Factura (test environment) and shows its status', async () => {
     const { page } = desktop;
     const number = await sellAtCounter(desktop, { entries: ['espressor'], client: 'Exemplu', payment: 'bank_order' });
-    await syncAll();
+    await syncAll(desktop);
     await openInvoice(number);
     await page.getByTestId('detail-spv').click();
     await page.getByTestId('spv-dialog').waitFor();
@@ -173,7 +147,7 @@ describe('documents', () => {
     // The service polls ANAF; the device pulls the outcome.
     await server.pollEfactura();
     await server.pollEfactura();
-    await syncAll();
+    await syncAll(desktop);
     await openInvoice(number);
     await expect.poll(() => page.getByTestId('invoice-detail').textContent(), { timeout: 15_000 }).toMatch(/Acceptată|În prelucrare/);
     await screenshot(page, 'invoice-efactura');
@@ -184,7 +158,7 @@ describe('documents', () => {
     const { page } = desktop;
     server.sim!.state.addReceivedInvoice({ buyerCif: COMPANY.cui, sellerCif: '12345674', xml: receivedInvoiceXml(COMPANY.cui, 'EF-2001'), env: 'prod' });
     expect((await server.api('POST', '/supplier-bills/sync', {})).body.data.imported).toBe(1);
-    await syncAll();
+    await syncAll(desktop);
     await desktop.open('#/supplier-bills');
     await expect.poll(() => page.getByTestId('bill-list').getAttribute('data-total')).toBe('1');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('bill-pdf').click()]);

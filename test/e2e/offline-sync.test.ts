@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { toBani } from '../../shared/money';
-import { startDesktop, type Desktop } from './support/desktop';
-import { eventually, indicator, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
-import { seed, startE2eServer, tempDataDir, type E2eServer } from './support/stack';
+import type { Desktop } from './support/desktop';
+import { closeStackAfterAll, openDevice } from './support/fixture';
+import { eventually, indicator, screenshot, sellAtCounter } from './support/flows';
+import { seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
  * Offline first, for real: the service is stopped (connections refused), the counter keeps issuing
@@ -11,26 +12,15 @@ import { seed, startE2eServer, tempDataDir, type E2eServer } from './support/sta
  * refuses: shown with the server's reason, fixed, retried.
  */
 let server: E2eServer;
-let dir: ReturnType<typeof tempDataDir>;
 let desktop: Desktop;
 
 beforeAll(async () => {
   server = await startE2eServer();
   await seed(server);
-  dir = tempDataDir();
-  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 500 } } });
-  await setUpDevice(desktop, server);
+  desktop = await openDevice(server, { min: 200, max: 500 });
 }, 180_000);
 
-afterEach(async (context) => {
-  await captureFailure(desktop?.page, context);
-});
-
-afterAll(async () => {
-  await desktop?.close();
-  await server?.close();
-  dir?.remove();
-});
+closeStackAfterAll(() => ({ desktop, server }));
 
 async function outboxFailures(): Promise<string> {
   return desktop.page.evaluate(async () => JSON.stringify(await (window as unknown as { tejghea: { invoke(c: string, p: unknown): Promise<unknown> } }).tejghea.invoke('outbox.list', {})));

@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { todayInBucharest } from '../../shared/dates';
-import { startDesktop, type Desktop } from './support/desktop';
-import { captureFailure, eventually, indicator, screenshot, setUpDevice } from './support/flows';
-import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import type { Desktop } from './support/desktop';
+import { closeStackAfterAll, openDevice } from './support/fixture';
+import { eventually, indicator, screenshot, syncAll } from './support/flows';
+import { postOk, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
  * Expenses as a cashier records them in the browser, through the web host, against the real
@@ -11,15 +12,10 @@ import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './
  */
 let server: E2eServer;
 let data: Seed;
-let dir: ReturnType<typeof tempDataDir>;
 let desktop: Desktop;
 const today = todayInBucharest();
 
-async function post(path: string, body: unknown): Promise<{ id: string } & Record<string, unknown>> {
-  const r = await server.api('POST', path, body);
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 300)}`);
-  return r.body.data;
-}
+const post = (path: string, body: unknown) => postOk(server, path, body);
 
 beforeAll(async () => {
   server = await startE2eServer();
@@ -27,29 +23,10 @@ beforeAll(async () => {
   const supplier = await post('/suppliers', { name: 'Prăjitoria de Cafea SRL', cui: 'RO14399840' });
   await post('/expenses', { supplier_id: supplier.id, reference: 'PC-1043', description: 'Cafea verde 20 kg', date: today, amount: 1850, vat: 21, with_vat: false });
   await post('/supplier-bills', { supplier_id: supplier.id, invoice_number: 'PC-F-88', issue_date: today, due_date: today, tax_exclusive: 400, tax: 84 });
-  dir = tempDataDir();
-  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
-  await setUpDevice(desktop, server);
+  desktop = await openDevice(server);
 }, 180_000);
 
-afterEach(async (context) => {
-  await captureFailure(desktop?.page, context);
-});
-
-afterAll(async () => {
-  await desktop?.close();
-  await server?.close();
-  dir?.remove();
-});
-
-async function syncAll(): Promise<void> {
-  await desktop.open('#/sync');
-  await desktop.page.getByTestId('sync-now').click();
-  await eventually('synced', async () => {
-    const s = await indicator(desktop.page);
-    return s.mode === 'online' && s.pending === 0 && s.failed === 0;
-  }, 30_000);
-}
+closeStackAfterAll(() => ({ desktop, server }));
 
 async function remoteExpenses(): Promise<Array<Record<string, unknown> & { reference: string | null; supplier_id: string }>> {
   return (await server.api('GET', '/expenses?per_page=100')).body.data.data;
@@ -85,7 +62,7 @@ describe('expenses', () => {
     await page.getByTestId('expense-save').click();
     await page.getByTestId('expense-form').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('expense-list').getAttribute('data-total')).toBe('2');
-    await syncAll();
+    await syncAll(desktop);
     const saved = (await remoteExpenses()).find((e) => e.reference === 'PC-1051')!;
     expect(saved).toMatchObject({ description: 'Cafea verde 10 kg', is_paid: false, amount: { total: '1119.86', without_vat: '925.50', vat: '194.36' } });
 
@@ -98,7 +75,7 @@ describe('expenses', () => {
     await page.getByTestId('dialog-confirm').click();
     await page.getByTestId('expense-pay-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => row.textContent()).toContain('Plătită');
-    await syncAll();
+    await syncAll(desktop);
     const paid = (await remoteExpenses()).find((e) => e.reference === 'PC-1051')!;
     expect(paid).toMatchObject({ is_paid: true, paid_date: today, payment_type: { id: 3 } });
     await desktop.open('#/expenses');
@@ -116,7 +93,7 @@ describe('expenses', () => {
     await page.getByTestId('expense-amount').fill('412,30');
     await page.getByTestId('expense-save').click();
     await page.getByTestId('expense-form').waitFor({ state: 'detached' });
-    await syncAll();
+    await syncAll(desktop);
     const suppliers = (await server.api('GET', '/suppliers?per_page=100')).body.data.data as Array<{ id: string; name: string; cui: string }>;
     const electrica = suppliers.find((s) => s.name === 'Electrica Furnizare SA');
     expect(electrica?.cui).toBe('28909028');
@@ -145,7 +122,7 @@ describe('work point', () => {
       series_id: seriesResp.body.data.id, client_id: data.clients[0]!.id, items: [{ description: 'Cafea boabe', quantity: 3, price: 80.99, vat_rate: 11 }],
     });
     expect(atShop.status).toBe(201);
-    await syncAll();
+    await syncAll(desktop);
     await desktop.open('#/invoices');
     await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('0');
 
@@ -157,7 +134,7 @@ describe('work point', () => {
     await expect.poll(() => page.locator('.nav .foot').textContent()).toContain('Magazin Obor');
     expect(await select.inputValue()).toBe(shop.id);
     await screenshot(page, 'settings-work-point');
-    await syncAll();
+    await syncAll(desktop);
     await desktop.open('#/invoices');
     await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total'), { timeout: 15_000 }).toBe('1');
     expect(await page.getByTestId('invoice-list').textContent()).toContain(atShop.body.data.full_number);

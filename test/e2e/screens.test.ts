@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, todayInBucharest } from '../../shared/dates';
 import { mulDivRound, toBani } from '../../shared/money';
 import { formatBani } from '../../renderer/lib/format';
-import { startDesktop, type Desktop } from './support/desktop';
-import { eventually, indicator, screenshot, sellAtCounter, setUpDevice, captureFailure } from './support/flows';
-import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './support/stack';
+import type { Desktop } from './support/desktop';
+import { closeStackAfterAll, openDevice } from './support/fixture';
+import { eventually, indicator, screenshot, sellAtCounter } from './support/flows';
+import { postOk, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
  * The other screens against a company with history: invoices made on the service over two weeks
@@ -13,7 +14,6 @@ import { seed, startE2eServer, tempDataDir, type E2eServer, type Seed } from './
  */
 let server: E2eServer;
 let data: Seed;
-let dir: ReturnType<typeof tempDataDir>;
 let desktop: Desktop;
 const today = todayInBucharest();
 
@@ -28,11 +28,7 @@ interface ServerInvoice {
 }
 const history: ServerInvoice[] = [];
 
-async function post(path: string, body: unknown): Promise<{ id: string } & Record<string, unknown>> {
-  const r = await server.api('POST', path, body);
-  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 300)}`);
-  return r.body.data;
-}
+const post = (path: string, body: unknown) => postOk(server, path, body);
 
 async function seedHistory(): Promise<void> {
   const catalog = data.products;
@@ -77,20 +73,10 @@ beforeAll(async () => {
   server = await startE2eServer();
   data = await seed(server);
   await seedHistory();
-  dir = tempDataDir();
-  desktop = await startDesktop({ apiUrl: server.base, dataDir: dir.dir, engine: { probeDelayMs: { min: 200, max: 400 } } });
-  await setUpDevice(desktop, server);
+  desktop = await openDevice(server);
 }, 240_000);
 
-afterEach(async (context) => {
-  await captureFailure(desktop?.page, context);
-});
-
-afterAll(async () => {
-  await desktop?.close();
-  await server?.close();
-  dir?.remove();
-});
+closeStackAfterAll(() => ({ desktop, server }));
 
 async function listTotal(): Promise<number> {
   return Number(await desktop.page.getByTestId('invoice-list').getAttribute('data-total'));

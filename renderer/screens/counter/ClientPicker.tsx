@@ -1,6 +1,7 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import type { ClientView } from '../../../shared/ipc';
 import { ClientFormModal } from '../../components/ClientForm';
+import { SuggestionList } from '../../components/SuggestionList';
 import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import type { CartClient } from '../../counter/cart';
@@ -107,24 +108,15 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
             }}
           />
           {open && options.length > 0 ? (
-            <div className="suggest" role="listbox" data-testid="client-suggestions">
-              {options.map((c, i) => (
-                <div
-                  key={c.id}
-                  role="option"
-                  aria-selected={i === active}
-                  className={`opt${i === active ? ' active' : ''}`}
-                  onMouseDown={(e) => {
-                    e.preventDefault();
-                    pick(c);
-                  }}
-                >
+            <SuggestionList items={options} active={active} onPick={pick} testId="client-suggestions">
+              {(c) => (
+                <>
                   <span>{c.name}</span>
                   <span className="code">{c.cui ? `${c.vat_payer ? 'RO' : ''}${c.cui}` : ''}</span>
                   <span className="muted small">{c.city ?? ''}</span>
-                </div>
-              ))}
-            </div>
+                </>
+              )}
+            </SuggestionList>
           ) : null}
         </div>
         {creating ? (

@@ -1,5 +1,6 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
 import type { ProductView } from '../../../shared/ipc';
+import { SuggestionList } from '../../components/SuggestionList';
 import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import { formatMoney } from '../../lib/format';
@@ -116,29 +117,27 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
         }}
       />
       {open && suggestions.length > 0 ? (
-        <div className="suggest" role="listbox" data-testid="product-suggestions">
-          {suggestions.map((p, i) => (
-            <div
-              key={p.id}
-              role="option"
-              aria-selected={i === active}
-              className={`opt${i === active ? ' active' : ''}`}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                props.onAdd(p, entry.quantity_milli);
-                setText('');
-                setOpen(false);
-              }}
-            >
+        <SuggestionList
+          items={suggestions}
+          active={active}
+          testId="product-suggestions"
+          onPick={(p) => {
+            props.onAdd(p, entry.quantity_milli);
+            setText('');
+            setOpen(false);
+          }}
+        >
+          {(p) => (
+            <>
               <span>{p.name}</span>
               <span className="code">{p.code ?? ''}</span>
               <span className="price num">
                 {formatMoney(p.price_bani, p.currency, language)}
                 <span className="muted small"> / {p.unit}</span>
               </span>
-            </div>
-          ))}
-        </div>
+            </>
+          )}
+        </SuggestionList>
       ) : null}
     </div>
   );

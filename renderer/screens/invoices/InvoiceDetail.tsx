@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { ErrorMessage } from '../../components/ErrorMessage';
+import { ActionDialog } from '../../components/ActionDialog';
 import type { InvoiceView, Settings } from '../../../shared/ipc';
 import { navigate } from '../../app/router';
 import { EfacturaBadge, InvoiceStatusBadge, PaidBadge, SyncBadge } from '../../components/Badges';
-import { Modal } from '../../components/Modal';
+import { Field } from '../../components/Field';
 import { useToast } from '../../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -343,8 +343,7 @@ function SeriesField(props: { value: string; onChange(id: string): void; documen
   const options = (series.data ?? []).filter((s) => s.kind === 'invoice' && s.document_type === props.documentType);
   const current = options.find((s) => s.id === props.value);
   return (
-    <label className="field">
-      {t('counter.series')}
+    <Field label={t('counter.series')} error={current && !current.next_full_number ? t('counter.noNumberOffline') : null}>
       <select value={props.value} data-testid="dialog-series" onChange={(e) => props.onChange(e.target.value)}>
         {options.map((s) => (
           <option key={s.id} value={s.id}>
@@ -352,8 +351,7 @@ function SeriesField(props: { value: string; onChange(id: string): void; documen
           </option>
         ))}
       </select>
-      {current && !current.next_full_number ? <span className="error">{t('counter.noNumberOffline')}</span> : null}
-    </label>
+    </Field>
   );
 }
 
@@ -366,40 +364,24 @@ function IssueDraftDialog({ invoice, settings, onClose }: { invoice: InvoiceView
   const [seriesId, setSeriesId] = useState<string>('');
   const chosen = seriesId || fallback?.id || '';
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.issueDraft')}
       onClose={onClose}
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="dialog-confirm"
-            disabled={!chosen || mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ id: invoice.id, series_id: chosen })
-                .then((issued) => {
-                  toast(t('invoices.issuedToast', { number: issued.full_number ?? '' }), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('invoices.issueDraft')}
-          </button>
-        </>
+      error={mutation.error}
+      confirmLabel={t('invoices.issueDraft')}
+      confirmDisabled={!chosen || mutation.isPending}
+      onConfirm={() =>
+        mutation.mutateAsync({ id: invoice.id, series_id: chosen }).then((issued) => {
+          toast(t('invoices.issuedToast', { number: issued.full_number ?? '' }), 'ok');
+          onClose();
+        })
       }
     >
       <p className="muted" style={{ marginBottom: 10 }}>
         {t('invoices.issueDraftHelp')}
       </p>
       <SeriesField value={chosen} onChange={setSeriesId} documentType={invoice.document_type} />
-    </Modal>
+    </ActionDialog>
   );
 }
 
@@ -409,40 +391,25 @@ function StornoDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): v
   const mutation = useIpcMutation('invoices.storno');
   const [seriesId, setSeriesId] = useState(invoice.series_id ?? '');
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.stornoTitle', { number: invoice.full_number ?? '' })}
       onClose={onClose}
       testId="storno-dialog"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn danger"
-            data-testid="dialog-confirm"
-            disabled={mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ id: invoice.id, ...(seriesId ? { series_id: seriesId } : {}) })
-                .then((storno) => {
-                  toast(t('invoices.stornoDone', { number: storno.full_number ?? '' }), 'ok');
-                  onClose();
-                  navigate({ screen: 'invoices', id: storno.id });
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('invoices.storno')}
-          </button>
-        </>
+      error={mutation.error}
+      tone="danger"
+      confirmLabel={t('invoices.storno')}
+      confirmDisabled={mutation.isPending}
+      onConfirm={() =>
+        mutation.mutateAsync({ id: invoice.id, ...(seriesId ? { series_id: seriesId } : {}) }).then((storno) => {
+          toast(t('invoices.stornoDone', { number: storno.full_number ?? '' }), 'ok');
+          onClose();
+          navigate({ screen: 'invoices', id: storno.id });
+        })
       }
     >
       <p style={{ marginBottom: 10 }}>{t('invoices.stornoHelp')}</p>
       <SeriesField value={seriesId} onChange={setSeriesId} documentType="fiscal" />
-    </Modal>
+    </ActionDialog>
   );
 }
 
@@ -452,159 +419,117 @@ function DiscardDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): 
   const mutation = useIpcMutation('invoices.discard');
   const isDraft = invoice.status === 'draft';
   return (
-    <Modal
+    <ActionDialog
       title={isDraft ? t('invoices.deleteDraft') : t('invoices.discardUnsynced')}
       onClose={onClose}
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn danger"
-            data-testid="dialog-confirm"
-            disabled={mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ id: invoice.id })
-                .then((r) => {
-                  toast(r.released_full_number ? t('invoices.discardedGap', { number: r.released_full_number }) : t('invoices.deleted'), 'ok');
-                  onClose();
-                  navigate({ screen: 'invoices' });
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('common.confirm')}
-          </button>
-        </>
+      error={mutation.error}
+      tone="danger"
+      confirmLabel={t('common.confirm')}
+      confirmDisabled={mutation.isPending}
+      onConfirm={() =>
+        mutation.mutateAsync({ id: invoice.id }).then((r) => {
+          toast(r.released_full_number ? t('invoices.discardedGap', { number: r.released_full_number }) : t('invoices.deleted'), 'ok');
+          onClose();
+          navigate({ screen: 'invoices' });
+        })
       }
     >
       <p>{isDraft ? t('invoices.deleteDraftHelp') : t('invoices.discardHelp', { number: invoice.full_number ?? '' })}</p>
-    </Modal>
+    </ActionDialog>
+  );
+}
+
+/** An amount taken against what the invoice still owes: typed in the cashier's locale, never more than is due. */
+function useAmountAgainstDue(invoice: InvoiceView) {
+  const { language } = useI18n();
+  const [text, setText] = useState(formatBani(invoice.amount_due_bani, language));
+  const amount = parseAmountInput(text);
+  const valid = amount !== null && amount > 0 && amount <= invoice.amount_due_bani;
+  return { text, setText, amount, valid };
+}
+
+function AmountAgainstDueField({ invoice, entry, big, testId }: { invoice: InvoiceView; entry: ReturnType<typeof useAmountAgainstDue>; big?: boolean; testId: string }) {
+  const { t, language } = useI18n();
+  return (
+    <Field label={t('receipts.amount')}>
+      <input className={`input${big ? ' big' : ''} num${entry.valid ? '' : ' invalid'}`} data-testid={testId} value={entry.text} onChange={(e) => entry.setText(e.target.value)} />
+      <span className="hint">
+        {t('invoices.amountDue')}: {formatMoney(invoice.amount_due_bani, invoice.currency, language)}
+      </span>
+    </Field>
   );
 }
 
 function CollectDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): void }) {
-  const { t, language } = useI18n();
+  const t = useI18n().t;
   const toast = useToast();
   const mutation = useIpcMutation('receipts.create');
-  const [text, setText] = useState(formatBani(invoice.amount_due_bani, language));
-  const amount = parseAmountInput(text);
-  const valid = amount !== null && amount > 0 && amount <= invoice.amount_due_bani;
+  const entry = useAmountAgainstDue(invoice);
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.collectCash')}
       onClose={onClose}
       testId="collect-dialog"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="dialog-confirm"
-            disabled={!valid || mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({
-                  invoice_id: invoice.id,
-                  client_id: invoice.client_id ?? undefined,
-                  client_name: invoice.client_id ? undefined : (invoice.client_name ?? t('counter.endConsumer')),
-                  amount_bani: amount ?? 0,
-                  currency: invoice.currency,
-                  type: 'receipt',
-                })
-                .then(() => {
-                  toast(t('receipts.created'), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('receipts.issue')}
-          </button>
-        </>
+      error={mutation.error}
+      confirmLabel={t('receipts.issue')}
+      confirmDisabled={!entry.valid || mutation.isPending}
+      onConfirm={() =>
+        mutation
+          .mutateAsync({
+            invoice_id: invoice.id,
+            client_id: invoice.client_id ?? undefined,
+            client_name: invoice.client_id ? undefined : (invoice.client_name ?? t('counter.endConsumer')),
+            amount_bani: entry.amount ?? 0,
+            currency: invoice.currency,
+            type: 'receipt',
+          })
+          .then(() => {
+            toast(t('receipts.created'), 'ok');
+            onClose();
+          })
       }
     >
-      <label className="field">
-        {t('receipts.amount')}
-        <input className={`input big num${valid ? '' : ' invalid'}`} data-testid="collect-amount" value={text} onChange={(e) => setText(e.target.value)} />
-        <span className="hint">
-          {t('invoices.amountDue')}: {formatMoney(invoice.amount_due_bani, invoice.currency, language)}
-        </span>
-      </label>
-    </Modal>
+      <AmountAgainstDueField invoice={invoice} entry={entry} big testId="collect-amount" />
+    </ActionDialog>
   );
 }
 
 function PaymentDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): void }) {
-  const { t, language } = useI18n();
+  const t = useI18n().t;
   const toast = useToast();
   const mutation = useIpcMutation('payments.create');
-  const [text, setText] = useState(formatBani(invoice.amount_due_bani, language));
+  const entry = useAmountAgainstDue(invoice);
   const [type, setType] = useState<'bank_order' | 'card' | 'other'>('bank_order');
   const [date, setDate] = useState(todayInBucharest());
-  const amount = parseAmountInput(text);
-  const valid = amount !== null && amount > 0 && amount <= invoice.amount_due_bani;
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.recordPayment')}
       onClose={onClose}
       testId="payment-dialog"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="dialog-confirm"
-            disabled={!valid || mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ invoice_id: invoice.id, amount_bani: amount ?? 0, type, date })
-                .then(() => {
-                  toast(t('invoices.paymentRecorded'), 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('common.save')}
-          </button>
-        </>
+      error={mutation.error}
+      confirmLabel={t('common.save')}
+      confirmDisabled={!entry.valid || mutation.isPending}
+      onConfirm={() =>
+        mutation.mutateAsync({ invoice_id: invoice.id, amount_bani: entry.amount ?? 0, type, date }).then(() => {
+          toast(t('invoices.paymentRecorded'), 'ok');
+          onClose();
+        })
       }
     >
       <div className="form-grid">
-        <label className="field">
-          {t('receipts.amount')}
-          <input className={`input num${valid ? '' : ' invalid'}`} data-testid="payment-amount" value={text} onChange={(e) => setText(e.target.value)} />
-          <span className="hint">
-            {t('invoices.amountDue')}: {formatMoney(invoice.amount_due_bani, invoice.currency, language)}
-          </span>
-        </label>
-        <label className="field">
-          {t('counter.payment')}
+        <AmountAgainstDueField invoice={invoice} entry={entry} testId="payment-amount" />
+        <Field label={t('counter.payment')}>
           <select value={type} data-testid="payment-type" onChange={(e) => setType(e.target.value as 'bank_order' | 'card' | 'other')}>
             <option value="bank_order">{t('payment.bank_order')}</option>
             <option value="card">{t('payment.card')}</option>
             <option value="other">{t('payment.other')}</option>
           </select>
-        </label>
-        <label className="field">
-          {t('invoices.col.date')}
+        </Field>
+        <Field label={t('invoices.col.date')}>
           <input className="input" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-        </label>
+        </Field>
       </div>
-    </Modal>
+    </ActionDialog>
   );
 }
 
@@ -618,42 +543,26 @@ function ConvertDialog({ invoice, settings, onClose }: { invoice: InvoiceView; s
   const [seriesId, setSeriesId] = useState('');
   const chosen = seriesId || fallback?.id || '';
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.convertProforma')}
       onClose={onClose}
       testId="convert-dialog"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className="btn primary"
-            data-testid="dialog-confirm"
-            disabled={!chosen || mutation.isPending}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ id: invoice.id, series_id: chosen })
-                .then((fiscalInvoice) => {
-                  toast(t('invoices.issuedToast', { number: fiscalInvoice.full_number ?? '' }), 'ok');
-                  onClose();
-                  navigate({ screen: 'invoices', id: fiscalInvoice.id });
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('invoices.convertProforma')}
-          </button>
-        </>
+      error={mutation.error}
+      confirmLabel={t('invoices.convertProforma')}
+      confirmDisabled={!chosen || mutation.isPending}
+      onConfirm={() =>
+        mutation.mutateAsync({ id: invoice.id, series_id: chosen }).then((fiscalInvoice) => {
+          toast(t('invoices.issuedToast', { number: fiscalInvoice.full_number ?? '' }), 'ok');
+          onClose();
+          navigate({ screen: 'invoices', id: fiscalInvoice.id });
+        })
       }
     >
       <p className="muted" style={{ marginBottom: 10 }}>
         {t('invoices.convertHelp')}
       </p>
       <SeriesField value={chosen} onChange={setSeriesId} documentType="fiscal" />
-    </Modal>
+    </ActionDialog>
   );
 }
 
@@ -667,38 +576,23 @@ function SendSpvDialog({ invoice, onClose }: { invoice: InvoiceView; onClose(): 
   const mutation = useIpcMutation('invoices.sendToSpv');
   const live = invoice.spv_environment === 'live';
   return (
-    <Modal
+    <ActionDialog
       title={t('invoices.sendSpvTitle', { number: invoice.full_number ?? '' })}
       onClose={onClose}
       testId="spv-dialog"
-      footer={
-        <>
-          <ErrorMessage error={mutation.error} />
-          <button type="button" className="btn" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button
-            type="button"
-            className={`btn ${live ? 'danger' : 'primary'}`}
-            data-testid="dialog-confirm"
-            disabled={mutation.isPending || invoice.sync.state !== 'synced'}
-            onClick={() =>
-              void mutation
-                .mutateAsync({ id: invoice.id })
-                .then((r) => {
-                  toast(`${t('invoices.spvSent')} ${r.message}`, 'ok');
-                  onClose();
-                })
-                .catch(() => undefined)
-            }
-          >
-            {t('invoices.sendSpv')}
-          </button>
-        </>
+      error={mutation.error}
+      tone={live ? 'danger' : 'primary'}
+      confirmLabel={t('invoices.sendSpv')}
+      confirmDisabled={mutation.isPending || invoice.sync.state !== 'synced'}
+      onConfirm={() =>
+        mutation.mutateAsync({ id: invoice.id }).then((r) => {
+          toast(`${t('invoices.spvSent')} ${r.message}`, 'ok');
+          onClose();
+        })
       }
     >
       {live ? <div className="warning-live">{t('settings.efactura.irreversible')}</div> : <p>{t('settings.efactura.testHelp')}</p>}
       {invoice.sync.state !== 'synced' ? <p className="error-text" style={{ marginTop: 10 }}>{t('invoices.spvNeedsSync')}</p> : null}
-    </Modal>
+    </ActionDialog>
   );
 }

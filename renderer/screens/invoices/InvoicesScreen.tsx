@@ -3,6 +3,7 @@ import type { InvoiceSummary } from '../../../shared/ipc';
 import { navigate } from '../../app/router';
 import { InvoiceStatusBadge, PaidBadge, SyncBadge, EfacturaBadge } from '../../components/Badges';
 import { ClientSelect, type PickedClient } from '../../components/ClientSelect';
+import { DateRangeFilter } from '../../components/DateRangeFilter';
 import { usePagedList, VirtualList, type Column } from '../../components/VirtualList';
 import { useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -123,14 +124,7 @@ export function InvoicesScreen() {
               </option>
             ))}
         </select>
-        <label className="row small">
-          {t('filters.from')}
-          <input className="input" type="date" data-testid="filter-from" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </label>
-        <label className="row small">
-          {t('filters.to')}
-          <input className="input" type="date" data-testid="filter-to" value={to} onChange={(e) => setTo(e.target.value)} />
-        </label>
+        <DateRangeFilter from={from} to={to} onFrom={setFrom} onTo={setTo} testIdPrefix="filter" />
         <ClientSelect value={client} onChange={setClient} testId="filter-client" />
         <label className="check small">
           <input type="checkbox" data-testid="filter-unsynced" checked={unsynced} onChange={(e) => setUnsynced(e.target.checked)} />

@@ -107,6 +107,34 @@ export async function sellAtCounter(desktop: Desktop, sale: CounterSale): Promis
   return (await page.getByTestId('issued-number').textContent()) ?? '';
 }
 
+/** Opens the counter and puts the first product the search offers for `query` in the cart. */
+export async function startSaleWith(desktop: Desktop, query: string): Promise<void> {
+  const { page } = desktop;
+  await desktop.open('#/counter');
+  await page.keyboard.press('F2');
+  await page.keyboard.type(query);
+  await page.getByTestId('product-suggestions').waitFor();
+  await page.keyboard.press('Enter');
+}
+
+/** Types `text` in the counter's client box and opens the new-client form from it (F7). */
+export async function newClientFromCounter(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('F3');
+  await page.keyboard.type(text);
+  await page.keyboard.press('F7');
+  await page.getByTestId('client-form').waitFor();
+}
+
+/** Presses "sync now" in the sync centre and waits until the outbox is empty with nothing failed. */
+export async function syncAll(desktop: Desktop): Promise<void> {
+  await desktop.open('#/sync');
+  await desktop.page.getByTestId('sync-now').click();
+  await eventually('synced', async () => {
+    const s = await indicator(desktop.page);
+    return s.mode === 'online' && s.pending === 0 && s.failed === 0;
+  }, 30_000);
+}
+
 /**
  * For an afterEach hook: when the test failed, keep a picture of the screen it failed on (in
  * node_modules/.cache/e2e-failures, out of the repository) to see what the cashier would have seen.

@@ -152,6 +152,13 @@ export async function seed(server: E2eServer): Promise<Seed> {
   return { seriesId: series.body.data.id, products, clients };
 }
 
+/** A POST the test's setup relies on: anything but success stops the test with the service's words. */
+export async function postOk(server: E2eServer, path: string, body: unknown): Promise<{ id: string } & Record<string, unknown>> {
+  const r = await server.api('POST', path, body);
+  if (r.status >= 300) throw new Error(`${path}: ${r.status} ${r.text.slice(0, 300)}`);
+  return r.body.data;
+}
+
 export function tempDataDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'tejghea-e2e-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
