@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventName } from '../../shared/ipc/channels';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import { closeServerBehindProxy, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
@@ -16,14 +16,9 @@ describe('background sync (timers on)', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('detects offline by probing, syncs by itself on reconnection, and pushes local changes at once when online', async () => {
     const company = await newCompany(server);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastClock } from './support/clocks';
-import { createSeries, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import { closeServerBehindProxy, createSeries, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 async function fetchAll<T>(server: TestServer, apiKey: string, path: string): Promise<T[]> {
   const out: T[] = [];
@@ -17,14 +17,9 @@ describe('a server answering 500, 429, dropping connections and stalling', () =>
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('the engine backs off and completes, each record exactly once', async () => {
     const company = await newCompany(server);

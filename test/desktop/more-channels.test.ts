@@ -1,21 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { createSeries, LINE, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 describe('proformas, payments, e-Factura and the seller profile', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
   beforeEach(() => proxy.setDown(false));
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('converts a proforma and records a bank payment offline; both reach the server once', async () => {
     const company = await newCompany(server);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
-import { createSeries, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import type { FaultProxy } from '../support/fault-proxy';
+import { closeServerBehindProxy, createSeries, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 interface RemoteList<T> {
   data: T[];
@@ -24,14 +24,9 @@ describe('an offline session of 200 invoices, 20 new clients and 50 receipts', (
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('lands on the server exactly once, with the reserved numbers, and the released ones as gaps', async () => {
     const company = await newCompany(server);

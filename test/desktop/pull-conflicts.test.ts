@@ -4,23 +4,18 @@ import { sql } from '../../main/db/sql';
 import { applyClient } from '../../main/sync/apply';
 import { readCursor } from '../../main/sync/pull';
 import type { Client } from '../../shared/schemas/client';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { createSeries, LINE, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 describe('pull and conflict rules', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
   beforeEach(() => proxy.setDown(false));
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('pulls what another device created, with references mapped to local ids, and is cheap when nothing changed', async () => {
     const company = await newCompany(server);

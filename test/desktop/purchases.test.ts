@@ -7,7 +7,7 @@ import { todayInBucharest } from '../../shared/dates';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { COMPANY, linkEfactura, startE2eServer, type E2eServer } from '../e2e/support/stack';
-import { APP_SENDER, newCompany, openDevice, removeTempDirs, startServer, tempDir, type Device } from './support/harness';
+import { APP_SENDER, closeServerBehindProxy, newCompany, openDevice, removeTempDirs, startServerBehindProxy, tempDir, type Device } from './support/harness';
 import { receivedInvoiceXml } from './support/received-bill';
 
 /**
@@ -28,15 +28,10 @@ describe('expenses and suppliers', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
   beforeEach(() => proxy.setDown(false));
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   const post = async (key: string, path: string, body: unknown) => {
     const r = await server.api(key, 'POST', path, body, { 'idempotency-key': randomUUID() });

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
-import { createSeries, LINE, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import type { FaultProxy } from '../support/fault-proxy';
+import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 describe('sync engine against the real server', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
   beforeEach(() => {
     proxy.setDown(false);
   });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   it('issues offline from a reservation pool, with a client made offline, and syncs it once', async () => {
     const company = await newCompany(server);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
-import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
+import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { APP_SENDER, LINE, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
+import { APP_SENDER, closeServerBehindProxy, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
 
 /**
  * Choosing the work point a device works at: every request then carries `work_point_id`, and the
@@ -14,15 +14,10 @@ describe('work point selection', () => {
   let proxy: FaultProxy;
   const seen: string[] = [];
   beforeAll(async () => {
-    server = await startServer();
-    proxy = await startFaultProxy(server.url);
+    ({ server, proxy } = await startServerBehindProxy());
   });
   beforeEach(() => proxy.setDown(false));
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.close();
-    removeTempDirs();
-  });
+  afterAll(() => closeServerBehindProxy({ server, proxy }));
 
   /** Every request the device sends (method and URL with its query), through the real fetch. */
   const recording: typeof fetch = (input, init) => {

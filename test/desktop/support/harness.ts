@@ -9,11 +9,30 @@ import { API_KEY_SECRET } from '../../../main/local/settings';
 import { FileSecretStore } from '../../../main/secrets/file-store';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { ChannelName } from '../../../shared/ipc/channels';
+import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startTestServer, type TestServer } from '../../support/server';
 
 /** The real server on loopback, with a system clock (dates agree with the device) and roomy limits. */
 export async function startServer(rateLimits = { requestsPerHour: 1_000_000, createsPerMinute: 1_000_000 }): Promise<TestServer> {
   return startTestServer('sqlite', { clock: systemClock, rateLimits });
+}
+
+export interface ServerBehindProxy {
+  server: TestServer;
+  proxy: FaultProxy;
+}
+
+/** The real server as a device reaches it: behind a proxy that the test can cut, slow or make fail. */
+export async function startServerBehindProxy(): Promise<ServerBehindProxy> {
+  const server = await startServer();
+  return { server, proxy: await startFaultProxy(server.url) };
+}
+
+/** Closes both (either may be missing after a failed start) and removes the devices' temp folders. */
+export async function closeServerBehindProxy(stack: Partial<ServerBehindProxy>): Promise<void> {
+  await stack.proxy?.close();
+  await stack.server?.close();
+  removeTempDirs();
 }
 
 export interface Company {
