@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { BalanceSheetData } from '../../anaf/public-data-client';
 
 /**
  * Tables of the efactura-spv module (Kysely row types). Flags are 0/1 integers, money integer bani,
@@ -184,27 +185,10 @@ export interface SupplierBillPdfsTable {
   created_at: number;
 }
 
-export interface BalanceSheetsTable {
+/** The ANAF summary as the client returns it, with its lists kept as JSON text. */
+export interface BalanceSheetsTable extends Omit<BalanceSheetData, 'indicators' | 'derived' | 'unmapped'> {
   id: string;
   company_id: string;
-  subject_cui: string;
-  an: number;
-  denumire: string;
-  caen: number | null;
-  caen_name: string;
-  cifra_afaceri: number | null;
-  venituri_total: number | null;
-  cheltuieli_total: number | null;
-  profit_brut: number | null;
-  pierdere_bruta: number | null;
-  profit_net: number | null;
-  pierdere_neta: number | null;
-  capitaluri_proprii: number | null;
-  datorii_total: number | null;
-  active_imobilizate: number | null;
-  active_circulante: number | null;
-  active_total: number | null;
-  nr_salariati: number | null;
   /** JSON: ANAF's indicators verbatim, and which summary members were derived. */
   indicators_json: string;
   derived_json: string;
