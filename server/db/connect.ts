@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import pg from 'pg';
 import type { Database as Schema, Db, Dialect } from './types';
 import { migrations } from './migrations/index';
+import { OwnSchemaPostgresDialect } from './own-schema-introspector';
 
 export interface Storage {
   db: Db;
@@ -39,7 +40,7 @@ export function openStorage(config: StorageConfig): Storage {
     // A test or tenant schema: every connection of the pool sees only that schema.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
 }
 
