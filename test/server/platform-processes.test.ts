@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestStorage, DIALECTS, type TestStorage } from '../support/storage';
-import { callApi, PROJECT_ROOT, randomCui, runCli, runCommand, spawnServer, type ChildServer } from '../support/server';
+import { callApi, PROJECT_ROOT, randomCui, runCli, runCommand, spawnServer, spawnServerCommand, type ChildServer } from '../support/server';
 import { appliedMigrations, migrate, openStorage, UnknownMigrationError } from '../../server/db/connect';
 import { migrations } from '../../server/db/migrations/index';
 import { createApiKey } from '../../server/platform/api-keys';
@@ -16,9 +17,18 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** Children and databases of this file, so that a failing test still cleans up. */
 const children: ChildServer[] = [];
+/** Process groups of this file (npm and the service under it), killed whole if a test left them. */
+const groups: number[] = [];
 const storages: TestStorage[] = [];
 afterAll(async () => {
   for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  for (const pgid of groups) {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // Already gone: the test's own stop ended it.
+    }
+  }
   for (const s of storages) await s.drop();
 });
 
@@ -57,6 +67,27 @@ function startSlowPost(url: string, key: string, body: string) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * After a server stopped: on SQLite the log was checkpointed and removed by a clean close and the file
+ * is sound; the work point the request in flight created is there.
+ */
+async function expectWrittenWhole(store: TestStorage, dialect: 'sqlite' | 'postgres', id: string, expected: Record<string, unknown>) {
+  let db = store.storage;
+  if (dialect === 'sqlite') {
+    const path = store.env.DB_PATH!;
+    expect(!existsSync(`${path}-wal`) || statSync(`${path}-wal`).size === 0, 'no write-ahead log left behind').toBe(true);
+    db = openStorage({ dialect: 'sqlite', path });
+    const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db.db);
+    expect(check.rows[0]!.integrity_check).toBe('ok');
+  }
+  try {
+    const row = await db.db.selectFrom('work_points').selectAll().where('id', '=', id).executeTakeFirst();
+    expect(row).toMatchObject(expected);
+  } finally {
+    if (db !== store.storage) await db.close();
+  }
+}
+
 describe.each(DIALECTS)('the service process on %s', (dialect) => {
   it('migrates on start, prints the real port, and on SIGTERM finishes the request in flight, then exits 0', async () => {
     const store = await storageFor(dialect, false);
@@ -89,21 +120,7 @@ describe.each(DIALECTS)('the service process on %s', (dialect) => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(server.stdout()).toContain('SIGTERM: finishing in-flight requests');
 
-    // Written whole: on SQLite the log was checkpointed and removed by a clean close; the row is there.
-    let db = store.storage;
-    if (dialect === 'sqlite') {
-      const path = store.env.DB_PATH!;
-      expect(!existsSync(`${path}-wal`) || statSync(`${path}-wal`).size === 0, 'no write-ahead log left behind').toBe(true);
-      db = openStorage({ dialect: 'sqlite', path });
-      const check = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db.db);
-      expect(check.rows[0]!.integrity_check).toBe('ok');
-    }
-    try {
-      const row = await db.db.selectFrom('work_points').selectAll().where('id', '=', created.data.id).executeTakeFirst();
-      expect(row).toMatchObject({ name: 'În zbor', address: 'Str. Ultima 1', company_id: key.company_id });
-    } finally {
-      if (db !== store.storage) await db.close();
-    }
+    await expectWrittenWhole(store, dialect, created.data.id, { name: 'În zbor', address: 'Str. Ultima 1', company_id: key.company_id });
   });
 
   it('refuses to start on a database that applied a migration this build does not know', async () => {
@@ -255,8 +272,65 @@ describe('rate limits shared through Redis', () => {
 });
 
 describe('npm scripts', () => {
-  it('runs the service with `tsx server/cli.ts`', () => {
+  it('runs the service as the npm script\'s own process: `exec node --import tsx server/cli.ts`', () => {
     const pkg = JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.server).toBe('tsx server/cli.ts');
+    expect(pkg.scripts.server).toBe('exec node --import tsx server/cli.ts');
+  });
+});
+
+/** The processes whose parent is `pid` (Linux `ps`; none: an empty list). */
+function childrenOf(pid: number): Array<{ pid: number; args: string }> {
+  const ps = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
+  return ps.stdout
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => ({ pid: Number(m[1]), args: m[2]! }));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// How the service is stopped where it runs under `npm run server`: `docker stop` signals the
+// container's PID 1 (npm) alone; systemd (KillMode=control-group, its default) signals every process
+// of the service; Ctrl-C in a terminal sends SIGINT to the foreground process group.
+describe.each([
+  { who: 'the npm process alone (docker stop)', signal: 'SIGTERM' as const, group: false },
+  { who: 'the whole process group (systemd)', signal: 'SIGTERM' as const, group: true },
+  { who: 'the whole process group (Ctrl-C)', signal: 'SIGINT' as const, group: true },
+])('`npm run server` stopped by $signal to $who', ({ signal, group }) => {
+  it('finishes the request in flight, closes the database and exits 0, npm with it', async () => {
+    const store = await storageFor('sqlite');
+    const key = await createApiKey(store.storage.db, { companyName: 'Npm Oprit SRL', cui: randomCui(), now: Math.floor(Date.now() / 1000) });
+    await store.storage.close();
+    const server = await spawnServerCommand('npm', ['run', 'server'], store.env, { detached: true, timeoutMs: 60_000 });
+    const npmPid = server.child.pid!;
+    groups.push(npmPid);
+    // npm's own child is the service: no shell in between to swallow the signal.
+    const [service, ...others] = childrenOf(npmPid);
+    expect(others).toEqual([]);
+    expect(service!.args).toMatch(/^node --import tsx server\/cli\.ts$/);
+
+    const slow = startSlowPost(`${server.base}/work-points`, key.api_key, JSON.stringify({ name: 'Prin npm', address: 'Str. Semnal 2' }));
+    await sleep(150);
+    process.kill(group ? -npmPid : npmPid, signal);
+    await sleep(300);
+    expect(server.child.exitCode, 'npm waits for the service').toBeNull();
+    expect(isRunning(service!.pid), 'the service is finishing its request').toBe(true);
+    slow.finish();
+    const reply = await slow.reply;
+    expect(reply.status, reply.text).toBe(201);
+    expect(reply.headers.connection).toBe('close');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(server.stdout()).toContain(`${signal}: finishing in-flight requests`);
+    expect(isRunning(service!.pid), 'no service left behind').toBe(false);
+    const created = JSON.parse(reply.text) as { data: { id: string } };
+    await expectWrittenWhole(store, 'sqlite', created.data.id, { name: 'Prin npm', address: 'Str. Semnal 2', company_id: key.company_id });
   });
 });

@@ -131,15 +131,37 @@ export interface ChildServer {
 }
 
 /**
- * `tsx server/cli.ts` (what `npm run server` runs) as a child process on PORT=0, resolved once it
- * printed `listening on <url>`. The parent's env is not inherited beyond PATH and HOME, so a test
- * states every setting the server sees.
+ * What `npm run server` runs: the service's entry under Node with tsx's loader, one process (the
+ * `tsx` command would put a second one in between, which a SIGKILL of a failed test's cleanup would
+ * leave orphaned, still serving).
+ */
+const SERVICE_COMMAND = [process.execPath, '--import', 'tsx', 'server/cli.ts'] as const;
+
+/**
+ * The service (see SERVICE_COMMAND) as a child process on PORT=0, resolved once it printed
+ * `listening on <url>`. The parent's env is not inherited beyond PATH and HOME, so a test states
+ * every setting the server sees.
  */
 export async function spawnServer(env: Record<string, string>, args: string[] = [], timeoutMs = 20_000): Promise<ChildServer> {
-  const child = spawn(`${PROJECT_ROOT}node_modules/.bin/tsx`, ['server/cli.ts', ...args], {
+  const [node, ...nodeArgs] = SERVICE_COMMAND;
+  return spawnServerCommand(node, [...nodeArgs, ...args], env, { timeoutMs });
+}
+
+/**
+ * Like {@link spawnServer}, with the command that starts it (`npm run server`, say). `detached` makes
+ * the child lead a process group of its own, which a test may then signal as a whole.
+ */
+export async function spawnServerCommand(
+  command: string,
+  commandArgs: string[],
+  env: Record<string, string>,
+  { timeoutMs = 20_000, detached = false }: { timeoutMs?: number; detached?: boolean } = {},
+): Promise<ChildServer> {
+  const child = spawn(command, commandArgs, {
     cwd: PROJECT_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
   });
   let out = '';
   let err = '';
@@ -182,9 +204,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the service CLI (`tsx server/cli.ts <args>`) to its end. */
+/** Runs the service CLI (SERVICE_COMMAND with `<args>`) to its end. */
 export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
-  return runCommand(`${PROJECT_ROOT}node_modules/.bin/tsx`, ['server/cli.ts', ...args], env, timeoutMs);
+  const [node, ...nodeArgs] = SERVICE_COMMAND;
+  return runCommand(node, [...nodeArgs, ...args], env, timeoutMs);
 }
 
 export function runCommand(command: string, args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
