@@ -46,11 +46,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     requestsPerHour: config.RATE_LIMIT_PER_HOUR ?? CONTRACT_LIMITS.requestsPerHour,
     createsPerMinute: config.RATE_LIMIT_CREATES_PER_MINUTE ?? CONTRACT_LIMITS.createsPerMinute,
   };
-  const rateLimitStore =
-    overrides.rateLimitStore ??
-    (config.REDIS_URL
+  const redisStore =
+    !overrides.rateLimitStore && config.REDIS_URL
       ? new RedisRateLimitStore(config.REDIS_URL, config.RATE_LIMIT_PREFIX ? { prefix: config.RATE_LIMIT_PREFIX } : {})
-      : new MemoryRateLimitStore());
+      : null;
+  const rateLimitStore = overrides.rateLimitStore ?? redisStore ?? new MemoryRateLimitStore();
   const { app, services } = buildApp({
     storage,
     rateLimits,
@@ -63,6 +63,11 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     rateLimitStore,
   });
   for (const warning of anaf?.warnings ?? []) app.log.warn(warning);
+  if (redisStore) {
+    redisStore.useLog(app.log);
+    // The first requests count in Redis rather than in memory; an unreachable Redis delays the start by at most this.
+    await redisStore.settled(2000);
+  }
   await app.listen({ port: config.PORT, host: config.HOST });
   // The e-Factura poller: follows submissions until ANAF's verdict, one pass at a time.
   let polling: Promise<unknown> | null = null;
