@@ -23,13 +23,22 @@ export const zReceiptSeries = z.object({
 });
 export type ReceiptSeries = z.infer<typeof zReceiptSeries>;
 
+const receiptSeriesFields = {
+  prefix: z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9]+$/, 'Letters and digits|Litere și cifre'),
+  description: z.string().max(200),
+  start_number: z.number().int().min(1).max(999_999_999),
+};
+
 /** POST /receipt-series: every member optional; the prefix defaults to `CH` (chitanță). */
 export const zReceiptSeriesCreate = z.object({
-  prefix: z.string().trim().min(1).max(20).regex(/^[A-Za-z0-9]+$/, 'Letters and digits|Litere și cifre').default('CH'),
-  description: z.string().max(200).default(''),
-  start_number: z.number().int().min(1).max(999_999_999).default(1),
+  prefix: receiptSeriesFields.prefix.default('CH'),
+  description: receiptSeriesFields.description.default(''),
+  start_number: receiptSeriesFields.start_number.default(1),
 });
 export type ReceiptSeriesCreate = z.input<typeof zReceiptSeriesCreate>;
+
+/** PUT /receipt-series/{id}: only the members sent change; `prefix` and `start_number` only while the series is unused. */
+export const zReceiptSeriesUpdate = z.object(receiptSeriesFields).partial();
 
 /** `CH-17`: the receipt number as printed, the same on the server and on an offline device. */
 export function formatReceiptNumber(prefix: string, number: number): string {

@@ -35,7 +35,7 @@ const COVERED = [
   'getInvoiceEfacturaXml', 'sendInvoiceToSpv', 'getEfacturaSubmission',
   'getPayment', 'deletePayment',
   'getReceipt', 'updateReceipt', 'deleteReceipt',
-  'getReceiptSeries', 'lockReceiptSeries', 'unlockReceiptSeries', 'listReceiptSeriesGaps',
+  'getReceiptSeries', 'updateReceiptSeries', 'deleteReceiptSeries', 'lockReceiptSeries', 'unlockReceiptSeries', 'listReceiptSeriesGaps',
   'getSupplier', 'updateSupplier', 'deleteSupplier',
   'getExpenseCategory', 'updateExpenseCategory', 'deleteExpenseCategory',
   'getExpense', 'updateExpense', 'payExpense', 'listExpenseEvents',
@@ -379,6 +379,12 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       paths: (id) => [`/receipt-series/${id}`, `/receipt-series/${id}/gaps`],
       methods: ['GET'],
       lists: ['/receipt-series'],
+    });
+    await isolated({
+      create: async (key) => (await created(key, '/receipt-series', { prefix: 'CHP' })).id,
+      paths: (id) => [`/receipt-series/${id}`],
+      methods: ['PUT', 'DELETE'],
+      update: { prefix: 'CHX', description: 'schimbată' },
     });
     await expectActionIsolated({
       create: async (key) => (await created(key, '/receipt-series', { prefix: 'CHL' })).id,

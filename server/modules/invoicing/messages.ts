@@ -58,6 +58,10 @@ addMessages({
     en: 'This proforma was already converted to invoice {converted_to}.',
     ro: 'Această proformă a fost deja transformată în factura {converted_to}.',
   },
+  duplicate_series: {
+    en: 'The company already has a series with this name, at this or another work point; two such series would print the same numbers.',
+    ro: 'Firma are deja o serie cu acest nume, la acest punct de lucru sau la altul; două astfel de serii ar tipări aceleași numere.',
+  },
   payment_linked_to_receipt: {
     en: 'This payment belongs to receipt {receipt_id}; delete the receipt instead.',
     ro: 'Această plată aparține chitanței {receipt_id}; ștergeți chitanța.',

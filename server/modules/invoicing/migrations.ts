@@ -3,6 +3,7 @@ import * as m0200 from './migrations/0200_numbering';
 import * as m0201 from './migrations/0201_invoices';
 import * as m0202 from './migrations/0202_payments_receipts';
 import * as m0203 from './migrations/0203_changes';
+import * as m0204 from './migrations/0204_series_unique_names';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
 export const invoicingMigrations: Record<string, MigrationModule> = {
@@ -10,4 +11,5 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0201_invoicing_invoices': m0201,
   '0202_invoicing_payments_receipts': m0202,
   '0203_invoicing_changes': m0203,
+  '0204_invoicing_series_unique_names': m0204,
 };

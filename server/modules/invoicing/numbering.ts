@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { formatSeriesNumber } from '../../../shared/schemas/series';
 import { formatReceiptNumber } from '../../../shared/schemas/receipt-series';
 import { ApiError, conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { isUniqueViolation } from '../../platform/db-errors';
 import { todayAt } from '../../platform/bucharest-time';
 import type { NumberSeriesTable, SeriesKind } from './tables';
 
@@ -326,10 +328,70 @@ export function formatProblem(format: string): string | null {
   return null;
 }
 
-/** Drafts may name a series without taking a number from it; such a series cannot be deleted either. */
-export async function seriesReferenced(db: Db, seriesId: string): Promise<boolean> {
-  const row = await db.selectFrom('invoices').select('id').where('series_id', '=', seriesId).limit(1).executeTakeFirst();
+/**
+ * Whether a document names the series: invoice drafts may without taking a number from it; receipts
+ * always took one, so for them this only backs up {@link seriesIsUsed}. Such a series cannot be deleted either.
+ */
+export async function seriesReferenced(db: Db, seriesId: string, kind: SeriesKind): Promise<boolean> {
+  const row = await db
+    .selectFrom(kind === 'receipt' ? 'receipts' : 'invoices')
+    .select('id')
+    .where('series_id', '=', seriesId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export const inUse = (param: string) => conflict('in_use', param);
+
+/** The unique index on (company_id, kind, lower(name)) made by migration 0204_series_unique_names. */
+const SERIES_NAME_INDEX = 'number_series_unique_name';
+
+export const duplicateSeries = (param: string) => conflict('duplicate_series', param);
+
+/**
+ * A firm's numbers must be unique and the series name is printed in every one of them, so no two
+ * series of a firm and kind share a name, whatever their work points, in any case (`ch` = `CH`).
+ * 409 `duplicate_series` naming `param` when another series (not `exceptId`) has the name.
+ */
+export async function assertSeriesNameFree(
+  db: Db,
+  series: { companyId: string; kind: SeriesKind; name: string; exceptId?: string },
+  param: string,
+): Promise<void> {
+  let query = db
+    .selectFrom('number_series')
+    .select('id')
+    .where('company_id', '=', series.companyId)
+    .where('kind', '=', series.kind)
+    // lower() on both sides: the same folding as the unique index, whatever JavaScript would do.
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${series.name})`);
+  if (series.exceptId) query = query.where('id', '!=', series.exceptId);
+  if (await query.executeTakeFirst()) throw duplicateSeries(param);
+}
+
+/**
+ * Runs a write that gives a series its name; two requests racing for one name both pass
+ * {@link assertSeriesNameFree}, and the loser's unique violation becomes the same 409. Other unique
+ * violations (the one-primary index) are not about the name and pass through.
+ */
+export async function guardSeriesName<T>(param: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error) && violatedIndex(error).includes(SERIES_NAME_INDEX)) throw duplicateSeries(param);
+    throw error;
+  }
+}
+
+/** pg names the index in `constraint`; better-sqlite3 only in the message (`UNIQUE constraint failed: index '…'`). */
+function violatedIndex(error: unknown): string {
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  return typeof constraint === 'string' ? constraint : String(message ?? '');
+}
+
+/** Deletes a series from which no number was ever taken and that no document names; 409 `in_use` otherwise. */
+export async function deleteUnusedSeries(trx: Db, series: SeriesRow): Promise<void> {
+  if ((await seriesIsUsed(trx, series.id)) || (await seriesReferenced(trx, series.id, series.kind))) throw inUse('id');
+  await trx.deleteFrom('number_series').where('id', '=', series.id).execute();
+}

@@ -8,8 +8,8 @@ import {
   type InvoiceSeries,
 } from '../../../shared/schemas/series';
 import {
-  applyLock, applyUnlock, changeSeries, findSeries, formatProblem, inUse, isLocked, lockView, makePrimary,
-  seriesIsUsed, seriesReferenced, seriesWithCounter, yearAt, type SeriesWithCounter,
+  applyLock, applyUnlock, assertSeriesNameFree, changeSeries, deleteUnusedSeries, findSeries, formatProblem, guardSeriesName, inUse,
+  isLocked, lockView, makePrimary, seriesIsUsed, seriesWithCounter, yearAt, type SeriesWithCounter,
 } from './numbering';
 import { invalid } from './fail';
 import { zDeleted } from '../../platform/envelope';
@@ -47,16 +47,21 @@ async function seriesReply(ctx: { db: Db; companyId: string; now: number }, id: 
 
 const createSeries = defineRoute({
   method: 'POST', path: '/invoice-series', operationId: 'createInvoiceSeries', summary: 'Create an invoice series',
-  description: 'Only `name` is required. `format` defaults to `{name}-{year}-{number:4}` and must contain `{number}`. The series belongs to the selected work point.',
+  description:
+    'Only `name` is required. `format` defaults to `{name}-{year}-{number:4}` and must contain `{number}`. The series belongs to the selected work point. ' +
+    'The name must be unique among the company\'s invoice series at all its work points, ignoring case (409 `duplicate_series`): ' +
+    'the company\'s printed numbers must be unique.',
   tags: ['invoice_series'], scope: 'invoice_series:write', create: true,
   body: zInvoiceSeriesCreate, response: zInvoiceSeries,
+  errors: { duplicate_series: 409 },
   handler: async (ctx) => {
     const body = ctx.body;
     const format = body.format ?? DEFAULT_SERIES_FORMAT;
     const problem = formatProblem(format);
     if (problem) throw invalid(ctx.locale, { format: problem });
     const id = newId('ser');
-    await ctx.db.transaction().execute(async (trx) => {
+    await guardSeriesName('name', () => ctx.db.transaction().execute(async (trx) => {
+      await assertSeriesNameFree(trx, { companyId: ctx.companyId, kind: 'invoice', name: body.name }, 'name');
       await trx
         .insertInto('number_series')
         .values({
@@ -69,7 +74,7 @@ const createSeries = defineRoute({
       if (body.is_primary) {
         await makePrimary(trx, { id, work_point_id: ctx.workPointId, kind: 'invoice', document_type: body.document_type });
       }
-    });
+    }));
     return seriesReply(ctx, id);
   },
 });
@@ -105,19 +110,24 @@ const getSeries = defineRoute({
 
 const updateSeries = defineRoute({
   method: 'PUT', path: '/invoice-series/:id', operationId: 'updateInvoiceSeries', summary: 'Update an invoice series',
-  description: '`start_number` and `document_type` cannot change once a number was taken from the series (409 `in_use`).',
+  description:
+    '`start_number` and `document_type` cannot change once a number was taken from the series (409 `in_use`). ' +
+    'A new `name` already used by another invoice series of the company, ignoring case, answers 409 `duplicate_series`.',
   tags: ['invoice_series'], scope: 'invoice_series:write', params: idParams, body: zInvoiceSeriesUpdate, response: zInvoiceSeries,
-  errors: { resource_missing: 404, in_use: 409 },
+  errors: { resource_missing: 404, in_use: 409, duplicate_series: 409 },
   handler: async (ctx) => {
     const body = ctx.body;
     if (body.format !== undefined) {
       const problem = formatProblem(body.format);
       if (problem) throw invalid(ctx.locale, { format: problem });
     }
-    await changeSeries(ctx, ctx.params.id, 'invoice', async (trx, series) => {
+    await guardSeriesName('name', () => changeSeries(ctx, ctx.params.id, 'invoice', async (trx, series) => {
       const used = await seriesIsUsed(trx, series.id);
       if (used && body.start_number !== undefined && body.start_number !== Number(series.start_number)) throw inUse('start_number');
       if (used && body.document_type !== undefined && body.document_type !== series.document_type) throw inUse('document_type');
+      if (body.name !== undefined) {
+        await assertSeriesNameFree(trx, { companyId: ctx.companyId, kind: 'invoice', name: body.name, exceptId: series.id }, 'name');
+      }
       const documentType = body.document_type ?? series.document_type;
       await trx
         .updateTable('number_series')
@@ -136,7 +146,7 @@ const updateSeries = defineRoute({
       if (body.is_primary === true) {
         await makePrimary(trx, { id: series.id, work_point_id: series.work_point_id, kind: 'invoice', document_type: documentType });
       }
-    });
+    }));
     return seriesReply(ctx, ctx.params.id);
   },
 });
@@ -148,10 +158,7 @@ const deleteSeries = defineRoute({
   response: zDeleted('invoice_series'), envelope: 'top',
   errors: { resource_missing: 404, in_use: 409 },
   handler: async (ctx) => {
-    await changeSeries(ctx, ctx.params.id, 'invoice', async (trx, series) => {
-      if ((await seriesIsUsed(trx, series.id)) || (await seriesReferenced(trx, series.id))) throw inUse('id');
-      await trx.deleteFrom('number_series').where('id', '=', series.id).execute();
-    });
+    await changeSeries(ctx, ctx.params.id, 'invoice', deleteUnusedSeries);
     return { object: 'invoice_series' as const, id: ctx.params.id, deleted: true as const };
   },
 });

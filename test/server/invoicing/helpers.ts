@@ -42,6 +42,18 @@ export async function newFirm(server: TestServer, options: { cui?: string; workP
   };
 }
 
+/** Another work point of the firm, with a key of its own. */
+export async function branchOf(server: TestServer, firm: Firm, workPointName = 'Punct 2'): Promise<Firm> {
+  const cui = (await server.storage.db.selectFrom('companies').select('cui').where('id', '=', firm.companyId).executeTakeFirstOrThrow()).cui;
+  return newFirm(server, { cui, workPointName });
+}
+
+/** The names of a firm's invoice or receipt series (receipt prefixes), sorted, read past the API. */
+export async function seriesNamesOf(server: TestServer, companyId: string, kind: 'invoice' | 'receipt'): Promise<string[]> {
+  const rows = await server.storage.db.selectFrom('number_series').select('name').where('company_id', '=', companyId).where('kind', '=', kind).execute();
+  return rows.map((r) => r.name).sort();
+}
+
 export async function newClient(firm: Firm, name = 'Client Test SRL'): Promise<{ id: string; name: string }> {
   return firm.ok('POST', '/clients', { name, cui: `RO${validCui()}`, address: 'Str. Lungă 1', city: 'Brașov', county: 'Brașov' });
 }

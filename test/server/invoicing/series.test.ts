@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../support/storage';
+import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { migrate } from '../../../server/db/connect';
+import { migrations } from '../../../server/db/migrations/index';
+import { createTestStorage, DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
 import {
-  DEVICE_A, DEVICE_B, LINE, expectError, issue, newClient, newFirm, newSeries, startInvoicingServer, type Firm,
+  DEVICE_A, DEVICE_B, LINE, branchOf, expectError, issue, newClient, newFirm, newSeries, seriesNamesOf, startInvoicingServer, type Firm,
 } from './helpers';
 
 const T2026 = Math.floor(Date.parse('2026-11-21T10:00:00Z') / 1000);
+
+/** A number_series row as written past the API (a database from before a rule, a concurrent writer). */
+const seriesRow = (id: string, companyId: string, workPointId: string, kind: 'invoice' | 'receipt', name: string, createdAt: number) => ({
+  id, company_id: companyId, work_point_id: workPointId, kind, name, document_type: kind === 'receipt' ? 'receipt' : 'fiscal',
+  description: '', start_number: 1, format: kind === 'receipt' ? '{name}-{number}' : '{name}-{year}-{number:4}', is_primary: 0,
+  lock_device_id: null, lock_session_id: null, lock_user_id: null, lock_device_name: null, lock_device_platform: null,
+  locked_at: null, created_at: createdAt, updated_at: null,
+});
 
 describe.each(DIALECTS)('invoice series on %s', (dialect) => {
   let server: TestServer;
@@ -158,6 +170,99 @@ describe.each(DIALECTS)('invoice series on %s', (dialect) => {
     }
   });
 
+  describe('names unique in the firm', () => {
+    const seriesNames = (companyId: string) => seriesNamesOf(server, companyId, 'invoice');
+
+    it('refuses a name the firm already uses, in any case, with 409 duplicate_series and creates nothing', async () => {
+      const firm = await newFirm(server);
+      await newSeries(firm, { name: 'FCT' });
+      const again = await firm.call('POST', '/invoice-series', { name: 'FCT', format: '{name}-{number}' });
+      expectError(again, 409, 'duplicate_series');
+      expect(again.body.error).toMatchObject({
+        type: 'invalid_request_error', param: 'name',
+        message: 'The company already has a series with this name, at this or another work point; two such series would print the same numbers.',
+      });
+      const lower = await firm.call('POST', '/invoice-series?locale=ro', { name: ' fct ', document_type: 'proforma' });
+      expectError(lower, 409, 'duplicate_series');
+      expect(lower.body.error).toMatchObject({
+        param: 'name', message: 'Firma are deja o serie cu acest nume, la acest punct de lucru sau la altul; două astfel de serii ar tipări aceleași numere.',
+      });
+      expect(await seriesNames(firm.companyId)).toEqual(['FCT']);
+    });
+
+    it('refuses a name another work point of the firm uses: the numbering is the firm\'s', async () => {
+      const firm = await newFirm(server);
+      await newSeries(firm, { name: 'FCT' });
+      const branch = await branchOf(server, firm);
+      expectError(await branch.call('POST', '/invoice-series', { name: 'Fct' }), 409, 'duplicate_series');
+      expect((await branch.ok('GET', '/invoice-series')).total).toBe(0);
+      expect(await seriesNames(firm.companyId)).toEqual(['FCT']);
+      // A free name is fine there.
+      expect(await newSeries(branch, { name: 'FCT2' })).toMatchObject({ name: 'FCT2' });
+    });
+
+    it('lets another firm, and a receipt series of the same firm, use the name', async () => {
+      const firm = await newFirm(server);
+      await newSeries(firm, { name: 'CH' });
+      const stranger = await newFirm(server);
+      expect(await newSeries(stranger, { name: 'CH' })).toMatchObject({ name: 'CH' });
+      expect(await firm.ok('POST', '/receipt-series', { prefix: 'CH' })).toMatchObject({ prefix: 'CH' });
+      expect(await seriesNames(firm.companyId)).toEqual(['CH']);
+    });
+
+    it('refuses renaming to another series\' name, here or at another work point, but not to its own name in any case', async () => {
+      const firm = await newFirm(server);
+      const fct = await newSeries(firm, { name: 'FCT' });
+      const pro = await newSeries(firm, { name: 'PRO', document_type: 'proforma' });
+      const branch = await branchOf(server, firm);
+      const far = await newSeries(branch, { name: 'BV' });
+
+      const taken = await firm.call('PUT', `/invoice-series/${pro.id}`, { name: 'fct', description: 'nu' });
+      expectError(taken, 409, 'duplicate_series');
+      expect(taken.body.error.param).toBe('name');
+      expectError(await firm.call('PUT', `/invoice-series/${pro.id}`, { name: 'BV' }), 409, 'duplicate_series');
+      expectError(await branch.call('PUT', `/invoice-series/${far.id}`, { name: 'Pro' }), 409, 'duplicate_series');
+      expect(await firm.ok('GET', `/invoice-series/${pro.id}`)).toMatchObject({ name: 'PRO', description: '' });
+      expect(await seriesNames(firm.companyId)).toEqual(['BV', 'FCT', 'PRO']);
+
+      expect(await firm.ok('PUT', `/invoice-series/${fct.id}`, { name: 'FCT', description: 'Casa 1' })).toMatchObject({ name: 'FCT', description: 'Casa 1' });
+      expect(await firm.ok('PUT', `/invoice-series/${fct.id}`, { name: 'fct' })).toMatchObject({ name: 'fct' });
+      // The freed name is free again.
+      expect(await firm.ok('PUT', `/invoice-series/${pro.id}`, { name: 'fct2' })).toMatchObject({ name: 'fct2' });
+      expect(await firm.ok('PUT', `/invoice-series/${far.id}`, { name: 'PRO' })).toMatchObject({ name: 'PRO' });
+    });
+
+    it('creates one series of a name when requests race for it', async () => {
+      const firm = await newFirm(server);
+      const branch = await branchOf(server, firm);
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 ? branch : firm).call('POST', '/invoice-series', { name: i % 3 ? 'RACE' : 'race' })),
+      );
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      for (const reply of replies.filter((r) => r.status === 409)) {
+        expectError(reply, 409, 'duplicate_series');
+        expect(reply.body.error.param).toBe('name');
+      }
+      expect((await seriesNames(firm.companyId)).map((n) => n.toUpperCase())).toEqual(['RACE']);
+    });
+
+    // PostgreSQL: the request finds the name free (the other writer has not committed), then its insert
+    // waits on the unique index and fails once the other commits. SQLite serializes the two.
+    it('answers 409 too when the name is taken between its check and its write', async () => {
+      const firm = await newFirm(server);
+      let reply: ReturnType<Firm['call']> | undefined;
+      await server.storage.db.transaction().execute(async (trx) => {
+        await trx.insertInto('number_series').values(seriesRow('ser_held', firm.companyId, firm.workPointId, 'invoice', 'HELD', T2026)).execute();
+        reply = firm.call('POST', '/invoice-series', { name: 'held' });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      const res = await reply!;
+      expectError(res, 409, 'duplicate_series');
+      expect(res.body.error.param).toBe('name');
+      expect(await seriesNames(firm.companyId)).toEqual(['HELD']);
+    });
+  });
+
   describe('locks', () => {
     it('locks for one device, refuses another, refreshes for the holder and unlocks only for the holder', async () => {
       const firm = await newFirm(server);
@@ -248,5 +353,64 @@ describe.each(DIALECTS)('invoice series on %s', (dialect) => {
         409, 'series_locked',
       );
     });
+  });
+});
+
+describe.each(DIALECTS)('migration 0204 (series names unique in the firm) on %s', (dialect) => {
+  it('renames the later duplicates of a database from before the rule, then enforces it', async () => {
+    const test = await createTestStorage(dialect, { migrate: false });
+    try {
+      const { db } = test.storage;
+      const migrator = new Migrator({
+        db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true,
+        ...(test.storage.schema ? { migrationTableSchema: test.storage.schema } : {}),
+      });
+      const before = await migrator.migrateTo('0203_invoicing_changes');
+      expect(before.error).toBeUndefined();
+      expect(before.results?.map((r) => r.migrationName)).not.toContain('0204_invoicing_series_unique_names');
+
+      await db.insertInto('companies').values([
+        { id: 'cmp_a', name: 'Alfa SRL', cui: '1000001', created_at: 1 },
+        { id: 'cmp_b', name: 'Beta SRL', cui: '1000002', created_at: 1 },
+      ]).execute();
+      await db.insertInto('work_points').values([
+        { id: 'wp_a1', company_id: 'cmp_a', name: 'Sediu', created_at: 1, address: null, updated_at: null },
+        { id: 'wp_a2', company_id: 'cmp_a', name: 'Punct 2', created_at: 1, address: null, updated_at: null },
+        { id: 'wp_b1', company_id: 'cmp_b', name: 'Sediu', created_at: 1, address: null, updated_at: null },
+      ]).execute();
+      await db.insertInto('number_series').values([
+        // Invoice series of firm A: three FCT (two created in the same second: the lower id is the older),
+        // one at another work point in another case, and an FCT-2 the renaming must step over.
+        seriesRow('ser_b', 'cmp_a', 'wp_a1', 'invoice', 'FCT', 100),
+        seriesRow('ser_a', 'cmp_a', 'wp_a1', 'invoice', 'FCT', 100),
+        seriesRow('ser_c', 'cmp_a', 'wp_a2', 'invoice', 'fct', 200),
+        seriesRow('ser_d', 'cmp_a', 'wp_a1', 'invoice', 'FCT', 300),
+        seriesRow('ser_e', 'cmp_a', 'wp_a1', 'invoice', 'FCT-2', 400),
+        seriesRow('ser_f', 'cmp_a', 'wp_a1', 'invoice', 'CH', 50),
+        // Receipt series: a CH at each work point of firm A, and one of firm B.
+        seriesRow('rser_a2', 'cmp_a', 'wp_a2', 'receipt', 'CH', 150),
+        seriesRow('rser_a1', 'cmp_a', 'wp_a1', 'receipt', 'CH', 100),
+        seriesRow('rser_b1', 'cmp_b', 'wp_b1', 'receipt', 'CH', 10),
+      ]).execute();
+
+      expect(await migrate(test.storage)).toContain('0204_invoicing_series_unique_names');
+
+      const rows = await db.selectFrom('number_series').select(['id', 'name', 'updated_at']).orderBy('id').execute();
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.name]))).toEqual({
+        ser_a: 'FCT', ser_b: 'FCT-3', ser_c: 'fct-4', ser_d: 'FCT-5', ser_e: 'FCT-2', ser_f: 'CH',
+        rser_a1: 'CH', rser_a2: 'CH2', rser_b1: 'CH',
+      });
+      // A renamed series says it changed; the others are untouched.
+      expect(rows.filter((r) => r.updated_at !== null).map((r) => r.id).sort()).toEqual(['rser_a2', 'ser_b', 'ser_c', 'ser_d']);
+
+      // From now on the database itself refuses a duplicate, in any case, at any work point.
+      await expect(db.insertInto('number_series').values(seriesRow('ser_g', 'cmp_a', 'wp_a2', 'invoice', 'Fct', 500)).execute()).rejects.toThrow();
+      await expect(db.insertInto('number_series').values(seriesRow('rser_a3', 'cmp_a', 'wp_a2', 'receipt', 'ch2', 500)).execute()).rejects.toThrow();
+      await db.insertInto('number_series').values(seriesRow('rser_b2', 'cmp_b', 'wp_b1', 'receipt', 'CH2', 500)).execute();
+      const names = await sql<{ n: number | string }>`select count(*) as n from number_series`.execute(db);
+      expect(Number(names.rows[0]?.n)).toBe(10);
+    } finally {
+      await test.drop();
+    }
   });
 });
