@@ -14,6 +14,35 @@ export const INVOICE_STATUSES = ['draft', 'issued', 'voided', 'storno'] as const
 export const PAID_STATES = ['unpaid', 'partially_paid', 'paid'] as const;
 export const EFACTURA_STATUSES = ['not_sent', 'pending', 'accepted', 'rejected'] as const;
 
+/**
+ * Why a 0% line carries no VAT, as e-Factura says it (UNCL 5305): `E` exempt (art. 292 Cod fiscal),
+ * `Z` zero-rated, `K` intra-community supply of goods (art. 294 alin. (2)), `G` export outside the EU
+ * (art. 294 alin. (1)). Absent on a 0% line means `E`, what every 0% line was before the member existed.
+ */
+export const LINE_VAT_CATEGORIES = ['E', 'Z', 'K', 'G'] as const;
+export type LineVatCategory = (typeof LINE_VAT_CATEGORIES)[number];
+
+/** A line's category in effect: on a 0% line the one it states, `E` when it states none; none on a line with VAT. */
+export function lineVatCategory(vatRateBp: number, stated: LineVatCategory | null | undefined): LineVatCategory | null {
+  return vatRateBp === 0 ? (stated ?? 'E') : null;
+}
+
+/**
+ * Only a 0% line has a category. One rule for the service's items and the desktop's IPC lines
+ * (shared/ipc/contract.ts zLineInput), so a line refused at sync is refused offline already.
+ */
+export function vatCategoryOnZeroRate<T extends { vat_rate: number; vat_category?: LineVatCategory | null | undefined }>(
+  line: T,
+  ctx: z.core.$RefinementCtx<T>,
+): void {
+  if (line.vat_category && line.vat_rate !== 0) {
+    ctx.addIssue({
+      code: 'custom', path: ['vat_category'],
+      message: 'Only a 0% line has a VAT category (E, Z, K or G).|Doar o linie cu 0% are categorie de TVA (E, Z, K sau G).',
+    });
+  }
+}
+
 export const zInvoiceLineInput = z.object({
   product_id: zId.nullish(),
   description: z.string().trim().min(1).max(500),
@@ -27,7 +56,9 @@ export const zInvoiceLineInput = z.object({
   discount_percent: z.number().min(0).max(100).default(0),
   /** Required by e-Factura for a 0% line: why it is exempt (e.g. art. 294 Cod fiscal). */
   vat_exemption_reason: z.string().max(200).nullish(),
-});
+  /** Only on a 0% line; absent = `E`. */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+}).superRefine(vatCategoryOnZeroRate);
 export type InvoiceLineInput = z.input<typeof zInvoiceLineInput>;
 
 export const zInvoiceLine = z.object({
@@ -43,6 +74,13 @@ export const zInvoiceLine = z.object({
   vat_rate: z.number(),
   discount_percent: z.number(),
   vat_exemption_reason: z.string().nullable(),
+  /**
+   * A 0% line's category (`E` when none was given); null on a line with a rate above 0. Not the
+   * invoice-level `AE` (reverse charge) nor `O` (seller not a VAT payer): the e-Factura XML applies
+   * those over it. Optional in the type only, so the desktop's print adapter builds lines without it;
+   * the server always sends it.
+   */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable().optional(),
   discount: z.number(),
   net: z.number(),
   vat: z.number(),

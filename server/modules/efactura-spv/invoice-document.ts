@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { CNP_NOT_GIVEN, bucharestSectorCode, eInvoiceDocumentSchema, type EInvoiceDocument, type EInvoiceLine, type VatCategory } from '../../efactura/index';
 import type { Db } from '../../db/types';
 import { ApiError, conflict, notFound } from '../../platform/errors';
-import { zPartySnapshot } from '../../../shared/schemas/invoice';
+import { foreignVatId, isOtherEuMemberState } from '../../../shared/eu';
+import { lineVatCategory, zPartySnapshot } from '../../../shared/schemas/invoice';
 import type { CompanyProfile } from '../../../shared/schemas/efactura';
 import type { InvoiceLinesTable, InvoicesTable } from '../invoicing/tables';
 import { loadCompanyProfile } from './company-profile';
@@ -39,8 +40,6 @@ export interface MappedInvoice {
 
 type Problems = Record<string, string>;
 
-const EU = new Set(['AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'EL', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'SE', 'SI', 'SK']);
-
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 const blankToUndefined = (s: string | null | undefined) => (s && s.trim() ? s.trim() : undefined);
 
@@ -56,6 +55,17 @@ function splitExemption(reason: string): { exemption_reason?: string; exemption_
 function rateText(rate: number): string {
   return rate.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
 }
+
+/**
+ * BT-120/BT-121 of the categories whose reason is the law itself, not the line's text (the CEF VATEX
+ * code is what BR-IC-10 / BR-G-10 / BR-AE-10 / BR-O-10 look for). Z has none (BR-Z-10); E and S are absent.
+ */
+const FIXED_EXEMPTIONS: Partial<Record<VatCategory, { exemption_reason: string; exemption_reason_code: string }>> = {
+  AE: { exemption_reason: 'Taxare inversă cf. art. 331 Cod fiscal', exemption_reason_code: 'VATEX-EU-AE' },
+  O: { exemption_reason: 'Neplătitor de TVA', exemption_reason_code: 'VATEX-EU-O' },
+  K: { exemption_reason: 'Livrare intracomunitară scutită cf. art. 294 alin. (2) Cod fiscal', exemption_reason_code: 'VATEX-EU-IC' },
+  G: { exemption_reason: 'Export scutit cf. art. 294 alin. (1) Cod fiscal', exemption_reason_code: 'VATEX-EU-G' },
+};
 
 const MEANS: Record<string, string> = { receipt: '10', fiscal_receipt: '10', card: '48', bank_order: '42', other: '1' };
 
@@ -83,9 +93,10 @@ function buyerParty(snapshot: Snapshot | null, name: string | null, problems: Pr
     }
     if (snapshot.reg_com) party.reg_com = snapshot.reg_com;
   } else if (id) {
-    // Abroad a VAT id carries its country prefix; a VAT-registered EU buyer written without it gets it.
-    if (/^[A-Z]{2}/.test(id)) party.vat_id = id;
-    else if (snapshot.vat_payer && EU.has(country)) party.vat_id = `${country === 'GR' ? 'EL' : country}${id}`;
+    // Abroad a VAT id carries its country prefix (added to a VAT-registered EU buyer's bare number);
+    // a code that is no VAT id is the buyer's registration number.
+    const vatId = foreignVatId(id, snapshot.vat_payer, country);
+    if (vatId) party.vat_id = vatId;
     else party.reg_com = id;
   } else if (snapshot.reg_com) {
     party.reg_com = snapshot.reg_com;
@@ -134,6 +145,37 @@ function sellerParty(profile: CompanyProfile, problems: Problems): EInvoiceDocum
   };
 }
 
+/**
+ * What an intra-community supply (K) must state beyond its lines, checked here so the caller gets
+ * words it can act on: the buyer's VAT id (BR-IC-02), a buyer in another member state (art. 294
+ * alin. (2) Cod fiscal), the actual delivery date (BR-IC-11) and the deliver-to address (BR-IC-12),
+ * which CIUS-RO wants with street, city and region (BR-RO-180/201/211). The invoice records no
+ * delivery of its own: the goods go to the buyer's address, and the supply is dated by the invoice
+ * (a storno by the invoice it reverses), as issuing the invoice with the goods is the common case.
+ */
+function intraCommunityDelivery(src: InvoiceSource, buyer: EInvoiceDocument['buyer'], problems: Problems): EInvoiceDocument['delivery'] {
+  const k = (en: string, ro: string) => `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
+  if (!buyer.vat_id) {
+    problems['buyer.vat_id'] = k(
+      "needs the client's VAT id with its country prefix, e.g. DE123456789 (BR-IC-02).",
+      'cere codul de TVA al clientului, cu prefixul țării, de ex. DE123456789 (BR-IC-02).',
+    );
+  }
+  if (!isOtherEuMemberState(buyer.address.country_code)) {
+    problems['buyer.address.country_code'] = k(
+      'goes to a client in another EU member state (art. 294 alin. (2) Cod fiscal).',
+      'se face către un client din alt stat membru UE (art. 294 alin. (2) Cod fiscal).',
+    );
+  } else if (!buyer.address.county_code) {
+    problems['buyer.address.county_code'] = k(
+      'states the delivery address, which e-Factura wants with its region (BR-RO-211): fill in the client\'s county, e.g. "Bayern".',
+      'declară adresa de livrare, pe care e-Factura o cere cu regiunea ei (BR-RO-211): completați județul clientului, de ex. "Bayern".',
+    );
+  }
+  const date = src.invoice.status === 'storno' && src.original ? src.original.issue_date : src.invoice.issue_date;
+  return { date, address: buyer.address };
+}
+
 export interface InvoiceSource {
   invoice: InvoiceRow;
   lines: InvoiceLineRow[];
@@ -152,16 +194,18 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
   // A seller outside VAT (category O) must not state the buyer's VAT id either (BR-O-02): its CUI identifies it.
   if (!profile.vat_payer && buyer.party.vat_id && buyer.party.cui) delete buyer.party.vat_id;
 
-  const categoryOf = (rateBp: number): VatCategory => {
+  // Company and invoice facts win over the line's own 0% category: a seller outside VAT states none
+  // (O), and reverse charge (AE) moves the VAT to the buyer whatever the line says.
+  const categoryOf = (line: InvoiceLineRow): VatCategory => {
     if (!profile.vat_payer) return 'O';
     if (Number(invoice.reverse_charge)) return 'AE';
-    return rateBp > 0 ? 'S' : 'E';
+    return lineVatCategory(Number(line.vat_rate_bp), line.vat_category) ?? 'S';
   };
 
   const lines: EInvoiceLine[] = [];
   const groups = new Map<string, { category: VatCategory; rate: number; taxable: number; vat: number; reasons: Set<string> }>();
   [...src.lines].sort((a, b) => a.position - b.position).forEach((l, i) => {
-    const category = categoryOf(Number(l.vat_rate_bp));
+    const category = categoryOf(l);
     const rate = category === 'S' ? Number(l.vat_rate_bp) : 0;
     const text = l.description.trim();
     const discount = Number(l.discount_bani);
@@ -184,22 +228,17 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     if (category === 'E') {
       const reason = blankToUndefined(l.vat_exemption_reason);
       if (reason) g.reasons.add(reason);
-      else problems[`items.${i}.vat_exemption_reason`] = 'A 0% line needs the reason of its VAT exemption (BR-E-10), e.g. "art. 292 alin. (2) Cod fiscal".|O linie cu 0% cere motivul scutirii de TVA (BR-E-10), de ex. "art. 292 alin. (2) Cod fiscal".';
+      else problems[`items.${i}.vat_exemption_reason`] = 'A 0% exempt line needs the reason of its VAT exemption (BR-E-10), e.g. "art. 292 alin. (2) Cod fiscal"; a 0% line that is not an exemption needs its vat_category (Z, K or G).|O linie scutită cu 0% cere motivul scutirii de TVA (BR-E-10), de ex. "art. 292 alin. (2) Cod fiscal"; o linie cu 0% care nu este scutire cere vat_category (Z, K sau G).';
     }
     groups.set(key, g);
   });
 
+  const delivery = lines.some((l) => l.vat_category === 'K') && snapshot?.success ? intraCommunityDelivery(src, buyer.party, problems) : undefined;
+
   // Highest rate first, as the printed invoice lists them (shared/invoice-math orders its breakdown so).
   const ordered = [...groups.values()].sort((a, b) => b.rate - a.rate || a.category.localeCompare(b.category));
   const vat_breakdown = ordered.map((g) => {
-    const exemption =
-      g.category === 'AE'
-        ? { exemption_reason: 'Taxare inversă cf. art. 331 Cod fiscal', exemption_reason_code: 'VATEX-EU-AE' }
-        : g.category === 'O'
-          ? { exemption_reason: 'Neplătitor de TVA', exemption_reason_code: 'VATEX-EU-O' }
-          : g.category === 'E' && g.reasons.size
-            ? splitExemption([...g.reasons].join('; '))
-            : {};
+    const exemption = g.category === 'E' ? (g.reasons.size ? splitExemption([...g.reasons].join('; ')) : {}) : (FIXED_EXEMPTIONS[g.category] ?? {});
     return { category: g.category, vat_rate_bp: g.rate, taxable_bani: g.taxable, vat_bani: g.vat, ...exemption };
   });
 
@@ -234,6 +273,7 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     ...(isStorno && src.original?.full_number
       ? { billing_reference: { number: src.original.full_number, issue_date: src.original.issue_date } }
       : {}),
+    ...(delivery ? { delivery } : {}),
     lines,
     totals: { net_bani: net, vat_bani: vat, total_bani: total, payable_bani: total },
     vat_breakdown,

@@ -33,6 +33,7 @@ function toIntegers(rows: InvoiceLinesTable[], negate: boolean): LineIntegers[] 
     vat_rate_bp: Number(r.vat_rate_bp),
     discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason,
+    vat_category: r.vat_category,
   }));
 }
 

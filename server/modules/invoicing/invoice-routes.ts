@@ -215,7 +215,7 @@ async function currentItems(trx: Parameters<typeof findInvoice>[0], invoiceId: s
   return rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity: Number(r.quantity_milli) / 1000, unit: r.unit,
     unit_code: r.unit_code, price: Number(r.price_bani) / 100, vat_rate: Number(r.vat_rate_bp) / 100,
-    discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason,
+    discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category,
   }));
 }
 

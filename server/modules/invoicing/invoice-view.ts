@@ -1,6 +1,6 @@
 import { bpToPercent, fromMilli } from '../../../shared/invoice-math';
 import { fromBani } from '../../../shared/money';
-import type { Invoice, InvoiceLine } from '../../../shared/schemas/invoice';
+import { lineVatCategory, type Invoice, type InvoiceLine } from '../../../shared/schemas/invoice';
 import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
@@ -27,6 +27,7 @@ export function lineView(row: InvoiceLinesTable): InvoiceLine {
     vat_rate: bpToPercent(Number(row.vat_rate_bp)),
     discount_percent: bpToPercent(Number(row.discount_bp)),
     vat_exemption_reason: row.vat_exemption_reason,
+    vat_category: lineVatCategory(Number(row.vat_rate_bp), row.vat_category),
     discount: fromBani(Number(row.discount_bani)),
     net: fromBani(Number(row.net_bani)),
     vat: fromBani(Number(row.vat_bani)),

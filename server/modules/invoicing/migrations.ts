@@ -4,6 +4,7 @@ import * as m0201 from './migrations/0201_invoices';
 import * as m0202 from './migrations/0202_payments_receipts';
 import * as m0203 from './migrations/0203_changes';
 import * as m0204 from './migrations/0204_series_unique_names';
+import * as m0205 from './migrations/0205_line_vat_category';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
 export const invoicingMigrations: Record<string, MigrationModule> = {
@@ -12,4 +13,5 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0202_invoicing_payments_receipts': m0202,
   '0203_invoicing_changes': m0203,
   '0204_invoicing_series_unique_names': m0204,
+  '0205_invoicing_line_vat_category': m0205,
 };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
 import { toBani } from '../../../shared/money';
-import type { zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import type { LineVatCategory, zInvoiceLineInput } from '../../../shared/schemas/invoice';
 import type { InvoiceLinesTable } from './tables';
 
 export type LineInput = z.output<typeof zInvoiceLineInput>;
@@ -17,6 +17,7 @@ export interface LineIntegers {
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
+  vat_category: LineVatCategory | null;
 }
 
 export interface Priced {
@@ -56,6 +57,7 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
       vat_rate_bp: rate,
       discount_bp: at('discount_percent', () => percentToBp(item.discount_percent)),
       vat_exemption_reason: item.vat_exemption_reason ?? null,
+      vat_category: item.vat_category ?? null,
     });
   });
   return { lines, problems };

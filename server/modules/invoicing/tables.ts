@@ -1,3 +1,5 @@
+import type { LineVatCategory } from '../../../shared/schemas/invoice';
+
 /**
  * Tables of the invoicing module (Kysely row types). Booleans are integers 0/1 on both dialects,
  * money is integer bani, timestamps Unix seconds, dates `YYYY-MM-DD` text.
@@ -136,6 +138,8 @@ export interface InvoiceLinesTable {
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
+  /** E, Z, K or G on a 0% line; null = E (and on every line with a rate above 0). Migration 0205. */
+  vat_category: LineVatCategory | null;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -7,6 +7,11 @@ import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblVal
 import { DIALECTS } from '../../support/storage';
 import { expectError, fetchRaw, firm, invoice, storno, startEnv, type Env, type Firm } from './helpers';
 
+/** A German VAT-registered company (the VAT id passes the German check digit). */
+const DE_BUYER = {
+  type: 'company', name: 'Muster Maschinenbau GmbH', cui: 'DE129273398', address: 'Leopoldstraße 10', city: 'München', county: 'Bayern', country: 'DE',
+};
+
 const availability = ublValidatorAvailability();
 const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
 if (skipReason) console.warn(`[efactura-spv] skipping the validator run: ${skipReason}`);
@@ -19,6 +24,7 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
   const xml: Record<string, string> = {};
   const files: Record<string, string> = {};
   let result: UblValidationResult | null = null;
+  const issued: Record<string, { issue_date: string }> = {};
 
   beforeAll(async () => {
     env = await startEnv(dialect);
@@ -73,6 +79,28 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
       ],
     });
     made.storno = await storno(seller, made.multiRate.id);
+    made.intraCommunity = await invoice(seller, {
+      client: DE_BUYER,
+      items: [
+        { description: 'Piese de schimb utilaje', quantity: 40, price: 87.5, vat_rate: 0, vat_category: 'K' },
+        { description: 'Rulmenți', quantity: 100, price: 12.3, vat_rate: 0, vat_category: 'K', discount_percent: 5 },
+      ],
+      currency: 'EUR',
+      exchange_rate: 5.0789,
+      due_date: '2026-12-31',
+    });
+    made.intraCommunityStorno = await storno(seller, made.intraCommunity.id);
+    made.exportOutsideEu = await invoice(seller, {
+      client: { type: 'company', name: 'Nordisk Handel AS', cui: 'NO999999999MVA', address: 'Karl Johans gate 1', city: 'Oslo', country: 'NO' },
+      items: [{ description: 'Mobilier lemn masiv', quantity: 3, price: 2100, vat_rate: 0, vat_category: 'G' }],
+    });
+    made.zeroRated = await invoice(seller, {
+      items: [
+        { description: 'Serviciu cu cotă zero', quantity: 1, price: 640, vat_rate: 0, vat_category: 'Z' },
+        { description: 'Consultație medicală', quantity: 1, price: 300, vat_rate: 0, vat_exemption_reason: 'art. 292 alin. (2) lit. a) Cod fiscal' },
+        { description: 'Ambalaj', quantity: 2, price: 10, vat_rate: 21 },
+      ],
+    });
     const micro = await firm(env, { link: false, vatPayer: false });
     made.notVatRegistered = await invoice(micro, { items: [{ description: 'Ramă tablou', quantity: 2, price: 75, vat_rate: 0 }] });
 
@@ -86,6 +114,7 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
       writeFileSync(files[name], xml[name]);
     }
     if (!skipReason) result = await validateUblFiles(Object.values(files), 'strict');
+    issued.intraCommunity = made.intraCommunity as unknown as { issue_date: string };
   }, 180_000);
 
   afterAll(async () => {
@@ -130,6 +159,45 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
     expect(parseUblInvoice(xml.notVatRegistered!).vat_breakdown[0]).toMatchObject({ category: 'O', exemption_reason_code: 'VATEX-EU-O' });
   });
 
+  it('states intra-community supplies (K), exports (G) and zero-rated lines (Z) with their own category and reason', () => {
+    const ic = parseUblInvoice(xml.intraCommunity!);
+    expect(ic.customer).toMatchObject({ vat_id: 'DE129273398', address: { country_code: 'DE', county_code: 'Bayern' } });
+    expect(ic.lines.map((l) => [l.vat_category, l.vat_rate_bp])).toEqual([['K', 0], ['K', 0]]);
+    // 40 x 87.50 = 3500.00; 100 x 12.30 - 5% = 1168.50
+    expect(ic.vat_breakdown).toEqual([
+      expect.objectContaining({ category: 'K', vat_rate_bp: 0, taxable_bani: 466_850, vat_bani: 0, exemption_reason_code: 'VATEX-EU-IC' }),
+    ]);
+    // BR-IC-11/12: the supply is dated by the invoice and delivered to the buyer's address.
+    const delivery = /<cac:Delivery>([\s\S]*?)<\/cac:Delivery>/.exec(xml.intraCommunity!)?.[1] ?? '';
+    expect(delivery).toContain(`<cbc:ActualDeliveryDate>${issued.intraCommunity!.issue_date}</cbc:ActualDeliveryDate>`);
+    expect(delivery).toContain('<cbc:StreetName>Leopoldstraße 10</cbc:StreetName>');
+    expect(delivery).toContain('<cbc:CountrySubentity>Bayern</cbc:CountrySubentity>');
+    expect(delivery).toContain('<cbc:IdentificationCode>DE</cbc:IdentificationCode>');
+
+    const icStorno = parseUblInvoice(xml.intraCommunityStorno!);
+    expect(icStorno.billing_reference).toEqual({ number: ic.invoice_number, issue_date: ic.issue_date });
+    expect(icStorno.vat_breakdown).toEqual([expect.objectContaining({ category: 'K', taxable_bani: -466_850, exemption_reason_code: 'VATEX-EU-IC' })]);
+    expect(xml.intraCommunityStorno).toContain(`<cbc:ActualDeliveryDate>${ic.issue_date}</cbc:ActualDeliveryDate>`);
+
+    const exp = parseUblInvoice(xml.exportOutsideEu!);
+    expect(exp.customer).toMatchObject({ vat_id: 'NO999999999MVA', address: { country_code: 'NO' } });
+    expect(exp.lines.map((l) => l.vat_category)).toEqual(['G']);
+    expect(exp.vat_breakdown).toEqual([
+      expect.objectContaining({ category: 'G', vat_rate_bp: 0, taxable_bani: 630_000, vat_bani: 0, exemption_reason_code: 'VATEX-EU-G' }),
+    ]);
+    expect(xml.exportOutsideEu).not.toContain('<cac:Delivery>');
+
+    const zero = parseUblInvoice(xml.zeroRated!);
+    expect(zero.lines.map((l) => l.vat_category)).toEqual(['Z', 'E', 'S']);
+    const byCategory = Object.fromEntries(zero.vat_breakdown.map((b) => [b.category, b]));
+    expect(byCategory.Z).toMatchObject({ vat_rate_bp: 0, taxable_bani: 64_000, vat_bani: 0 });
+    // BR-Z-10: no exemption reason on a zero-rated breakdown; the exempt line keeps its own.
+    expect(byCategory.Z!.exemption_reason ?? null).toBeNull();
+    expect(byCategory.Z!.exemption_reason_code ?? null).toBeNull();
+    expect(byCategory.E).toMatchObject({ taxable_bani: 30_000, exemption_reason: 'art. 292 alin. (2) lit. a) Cod fiscal' });
+    expect(byCategory.S).toMatchObject({ vat_rate_bp: 2100, taxable_bani: 2_000, vat_bani: 420 });
+  });
+
   it.skipIf(Boolean(skipReason))(`passes EN 16931 + CIUS-RO (strict profile), every case in one batch${skipReason ? ` [skipped: ${skipReason}]` : ''}`, () => {
     if (!result) throw new Error('validator did not run');
     if (!result.available) throw new Error(result.reason);
@@ -148,6 +216,27 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
     const other = await firm(env, { link: false });
     const mine = await invoice(seller);
     expectError(await other.call('GET', `/invoices/${mine.id}/efactura-xml`), 404, 'resource_missing');
+  });
+
+  it('says what an intra-community supply is missing, in both languages', async () => {
+    const k = [{ description: 'Piese de schimb', quantity: 1, price: 100, vat_rate: 0, vat_category: 'K' }];
+    const noVatId = await invoice(seller, { client: { ...DE_BUYER, cui: null }, items: k });
+    const error = expectError(await seller.call('GET', `/invoices/${noVatId.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    expect(error.fields).toEqual({
+      'buyer.vat_id': "An intra-community supply (VAT category K) needs the client's VAT id with its country prefix, e.g. DE123456789 (BR-IC-02).",
+    });
+    expect(error.param).toBe('buyer.vat_id');
+    const ro = expectError(await seller.call('GET', `/invoices/${noVatId.id}/efactura-xml?locale=ro`), 422, 'efactura_invalid_invoice');
+    expect(ro.fields).toEqual({
+      'buyer.vat_id': 'O livrare intracomunitară (categoria de TVA K) cere codul de TVA al clientului, cu prefixul țării, de ex. DE123456789 (BR-IC-02).',
+    });
+
+    const noRegion = await invoice(seller, { client: { ...DE_BUYER, county: null }, items: k });
+    const region = expectError(await seller.call('GET', `/invoices/${noRegion.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    expect(Object.keys(region.fields as object)).toEqual(['buyer.address.county_code']);
+    const domestic = await invoice(seller, { items: k });
+    const home = expectError(await seller.call('GET', `/invoices/${domestic.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    expect(Object.keys(home.fields as object)).toEqual(['buyer.address.country_code']);
   });
 
   it('says what is missing when the invoice cannot make a valid e-Factura', async () => {

@@ -443,6 +443,62 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
     });
   });
 
+  describe('VAT category of 0% lines', () => {
+    const CATEGORY_LINES = [
+      { description: 'Piese auto', quantity: 10, price: 120, vat_rate: 0, vat_category: 'K' },
+      { description: 'Utilaj', quantity: 1, price: 5000, vat_rate: 0, vat_category: 'G' },
+      { description: 'Serviciu cotă zero', quantity: 1, price: 80, vat_rate: 0, vat_category: 'Z' },
+      { description: 'Curs autorizat', quantity: 1, price: 100, vat_rate: 0, vat_exemption_reason: 'art. 292 alin. (2) lit. a) Cod fiscal' },
+      { ...LINE, vat_rate: 0, vat_category: null, vat_exemption_reason: 'art. 292' },
+      LINE,
+    ];
+    const categories = (invoice: { lines: Array<{ vat_category: string | null }> }) => invoice.lines.map((l) => l.vat_category);
+    // Absent or null on a 0% line reads back as E; a line with a rate above 0 has none.
+    const EXPECTED = ['K', 'G', 'Z', 'E', 'E', null];
+
+    it('stores it, reads it back, keeps it through a draft edit, and carries it into a storno and a conversion', async () => {
+      const { firm, clientId, seriesId } = await setup();
+      const created = await issue(firm, { client_id: clientId, series_id: seriesId, items: CATEGORY_LINES });
+      expect(categories(created)).toEqual(EXPECTED);
+      expect(categories(await firm.ok('GET', `/invoices/${created.id}?expand[]=lines`))).toEqual(EXPECTED);
+      const listed = await firm.ok('GET', '/invoices?expand[]=lines');
+      expect(categories(listed.data.find((i: { id: string }) => i.id === created.id))).toEqual(EXPECTED);
+
+      const storno = await firm.ok('POST', `/invoices/${created.id}/storno`, {});
+      expect(categories(storno)).toEqual(EXPECTED);
+      expect(categories(await firm.ok('GET', `/invoices/${storno.id}?expand[]=lines`))).toEqual(EXPECTED);
+
+      // A PUT without items prices the stored lines again: their categories stay.
+      const draft = await issue(firm, { is_draft: true, items: CATEGORY_LINES });
+      expect(categories(await firm.ok('PUT', `/invoices/${draft.id}`, { observations: 'Livrare în Germania' }))).toEqual(EXPECTED);
+      const replaced = await firm.ok('PUT', `/invoices/${draft.id}`, { items: [{ ...LINE, vat_rate: 0, vat_category: 'G' }] });
+      expect(categories(replaced)).toEqual(['G']);
+
+      await newSeries(firm, { name: 'PF', document_type: 'proforma', is_primary: true });
+      const proforma = await issue(firm, { client_id: clientId, document_type: 'proforma', items: CATEGORY_LINES });
+      expect(categories(await firm.ok('POST', `/invoices/${proforma.id}/convert`, {}))).toEqual(EXPECTED);
+    });
+
+    it('refuses it on a line with a rate above 0, and an unknown category, in both languages', async () => {
+      const { firm, clientId, seriesId } = await setup();
+      const res = await firm.call('POST', '/invoices', {
+        client_id: clientId, series_id: seriesId, items: [LINE, { ...LINE, vat_category: 'K' }, { ...LINE, vat_rate: 0, vat_category: 'X' }],
+      });
+      expectError(res, 422, 'validation_error');
+      expect(Object.keys(res.body.error.fields).sort()).toEqual(['items.1.vat_category', 'items.2.vat_category']);
+      expect(res.body.error.fields['items.1.vat_category']).toBe('Only a 0% line has a VAT category (E, Z, K or G).');
+      const ro = await firm.call('POST', '/invoices?locale=ro', { client_id: clientId, series_id: seriesId, items: [{ ...LINE, vat_rate: 9, vat_category: 'Z' }] });
+      expectError(ro, 422, 'validation_error');
+      expect(ro.body.error.fields).toEqual({ 'items.0.vat_category': 'Doar o linie cu 0% are categorie de TVA (E, Z, K sau G).' });
+      const draft = await issue(firm, { is_draft: true });
+      const put = await firm.call('PUT', `/invoices/${draft.id}`, { items: [{ ...LINE, vat_category: 'E' }] });
+      expectError(put, 422, 'validation_error');
+      expect(Object.keys(put.body.error.fields)).toEqual(['items.0.vat_category']);
+      // Nothing above took a number.
+      expect((await issue(firm, { client_id: clientId, series_id: seriesId })).number).toBe(1);
+    });
+  });
+
   it('publishes its routes and error codes in the OpenAPI document, with texts in both languages', async () => {
     const res = await fetch(`${server.base}/openapi.json`);
     const doc = (await res.json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
