@@ -11,6 +11,7 @@ export {
   type AccessTokenSource,
   type AnafOAuthConfig,
   type AnafTokens,
+  type StoredTokens,
   type TokenStore,
 } from './oauth';
 export {

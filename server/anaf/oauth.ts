@@ -150,20 +150,39 @@ export function refreshAnafTokens(config: AnafOAuthConfig, refreshToken: string)
   );
 }
 
+/** Tokens as stored, with the store's version of them: it changes on every save. */
+export type StoredTokens = AnafTokens & { version: number };
+
 /** Where each company's ANAF tokens live (the database in production, memory in tests). */
 export interface TokenStore {
-  get(companyId: string): Promise<AnafTokens | null>;
+  get(companyId: string): Promise<StoredTokens | null>;
+  /** Saves new tokens, moves the version on and ends any refresh claim. */
   save(companyId: string, tokens: AnafTokens): Promise<void>;
+  /**
+   * Claims the refresh of the tokens at `seenVersion` until `leaseUntil` (Unix seconds). False when
+   * another holder's claim is still live at `now`, or the version moved (someone already refreshed):
+   * several processes sharing a store must not spend the same single-use refresh token.
+   */
+  claimRefresh(companyId: string, seenVersion: number, now: number, leaseUntil: number): Promise<boolean>;
+  /** Gives a claim back after a failed refresh, so the next attempt need not wait for it to expire. */
+  releaseRefresh(companyId: string, seenVersion: number): Promise<void>;
 }
 
+/** One process only: the manager's in-process single-flight is all the exclusion it needs. */
 export class MemoryTokenStore implements TokenStore {
-  private readonly tokens = new Map<string, AnafTokens>();
+  private readonly tokens = new Map<string, StoredTokens>();
   async get(companyId: string) {
-    return this.tokens.get(companyId) ?? null;
+    const stored = this.tokens.get(companyId);
+    return stored ? { ...stored } : null;
   }
   async save(companyId: string, tokens: AnafTokens) {
-    this.tokens.set(companyId, { ...tokens });
+    const version = (this.tokens.get(companyId)?.version ?? 0) + 1;
+    this.tokens.set(companyId, { ...tokens, version });
   }
+  async claimRefresh() {
+    return true;
+  }
+  async releaseRefresh() {}
 }
 
 /** What the e-Factura client needs to authenticate; AnafTokenManager is the real one. */
@@ -179,21 +198,37 @@ export interface AnafTokenManagerOptions {
   clock?: Clock;
   /** Refresh when the access token has less than this left. */
   refreshBeforeSeconds?: number;
+  /** How long a refresh claim in the store lasts; a holder that died is taken over after it. */
+  refreshLeaseSeconds?: number;
+  /** How long to wait (real milliseconds) for another process's refresh before giving up. */
+  refreshWaitMs?: number;
+  /** How often to look at the store while waiting. */
+  refreshPollMs?: number;
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Hands out a valid access token per company: refreshes shortly before expiry, and once more when
  * ANAF refuses a token early (revoked, clock skew). Refreshes of one company are single-flight:
  * with rotating refresh tokens, two concurrent refreshes would leave one of them holding a dead token.
+ * Within the process through `inflight`; across processes sharing the store through its refresh
+ * claim: the process holding it refreshes, the others wait for the version it saves.
  */
 export class AnafTokenManager implements AccessTokenSource {
   private readonly inflight = new Map<string, Promise<AnafTokens>>();
   private readonly clock: Clock;
   private readonly skew: number;
+  private readonly leaseSeconds: number;
+  private readonly waitMs: number;
+  private readonly pollMs: number;
 
   constructor(private readonly options: AnafTokenManagerOptions) {
     this.clock = options.clock ?? options.oauth.clock ?? systemClock;
     this.skew = options.refreshBeforeSeconds ?? 600;
+    this.leaseSeconds = options.refreshLeaseSeconds ?? 30;
+    this.waitMs = options.refreshWaitMs ?? 5_000;
+    this.pollMs = options.refreshPollMs ?? 150;
   }
 
   /** Completes the consent: exchanges the callback's code and stores the tokens. */
@@ -216,21 +251,52 @@ export class AnafTokenManager implements AccessTokenSource {
     return (await this.refresh(companyId, tokens)).access_token;
   }
 
-  private async stored(companyId: string): Promise<AnafTokens> {
+  private async stored(companyId: string): Promise<StoredTokens> {
     const tokens = await this.options.store.get(companyId);
     if (!tokens) throw new AnafError('auth', `no ANAF authorization stored for company ${companyId}`);
     return tokens;
   }
 
-  private refresh(companyId: string, current: AnafTokens): Promise<AnafTokens> {
+  private refresh(companyId: string, current: StoredTokens): Promise<AnafTokens> {
     const running = this.inflight.get(companyId);
     if (running) return running;
-    const job = (async () => {
-      const next = await refreshAnafTokens({ ...this.options.oauth, clock: this.clock }, current.refresh_token);
-      await this.options.store.save(companyId, next);
-      return next;
-    })().finally(() => this.inflight.delete(companyId));
+    const job = this.refreshOnce(companyId, current).finally(() => this.inflight.delete(companyId));
     this.inflight.set(companyId, job);
     return job;
+  }
+
+  /** Refreshes if this process wins the claim, else waits for the winner's tokens (or its claim to expire). */
+  private async refreshOnce(companyId: string, current: StoredTokens): Promise<AnafTokens> {
+    const { store } = this.options;
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const now = this.clock.now();
+      if (await store.claimRefresh(companyId, current.version, now, now + this.leaseSeconds)) return this.refreshClaimed(companyId, current);
+      const latest = await this.stored(companyId);
+      if (latest.version !== current.version) return latest;
+      if (Date.now() >= deadline) {
+        throw new AnafError('unavailable', `the ANAF token refresh of company ${companyId} is held by another process`);
+      }
+      await sleep(this.pollMs);
+    }
+  }
+
+  private async refreshClaimed(companyId: string, current: StoredTokens): Promise<AnafTokens> {
+    const { store } = this.options;
+    try {
+      const next = await refreshAnafTokens({ ...this.options.oauth, clock: this.clock }, current.refresh_token);
+      await store.save(companyId, next);
+      return next;
+    } catch (error) {
+      if (error instanceof AnafOAuthError && error.code === 'invalid_grant') {
+        // A holder whose claim we took over after it expired may have spent the token and saved its
+        // tokens since: the grant is alive, and the newer tokens are the ones to use.
+        const latest = await store.get(companyId);
+        if (latest && latest.version !== current.version) return latest;
+      }
+      // The claim would expire anyway: the refresh's own error is the one worth reporting.
+      await store.releaseRefresh(companyId, current.version).catch(() => undefined);
+      throw error;
+    }
   }
 }

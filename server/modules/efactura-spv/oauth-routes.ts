@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { AnafOAuthError, buildAuthorizeUrl, exchangeCodeForTokens } from '../../anaf/index';
 import type { Db } from '../../db/types';
 import { defineRoute } from '../../platform/route';
@@ -103,7 +104,11 @@ const callback = defineRoute({
       .insertInto('anaf_oauth_tokens')
       .values({ company_id: ctx.companyId, ...columns, reconsent_required: 0, connected_at: ctx.now, refreshed_at: null, updated_at: ctx.now })
       .onConflict((oc) =>
-        oc.column('company_id').doUpdateSet({ ...columns, reconsent_required: 0, connected_at: ctx.now, refreshed_at: null, updated_at: ctx.now }),
+        // A new grant is a new version: a refresh claimed on the old one must not spend or mark it.
+        oc.column('company_id').doUpdateSet({
+          ...columns, reconsent_required: 0, connected_at: ctx.now, refreshed_at: null, updated_at: ctx.now,
+          refresh_lease_until: null, token_version: sql<number>`anaf_oauth_tokens.token_version + 1`,
+        }),
       )
       .execute();
     return oauthStatus(ctx.db, ctx.companyId);

@@ -24,6 +24,10 @@ export interface AnafOauthTokensTable {
   connected_at: number;
   refreshed_at: number | null;
   updated_at: number;
+  /** Until when (Unix seconds) one process holds the right to refresh the tokens. Migration 0411. */
+  refresh_lease_until: number | null;
+  /** Moved on every save of the tokens: how a process sees that another one refreshed. Migration 0411. */
+  token_version: Generated<number>;
 }
 
 /** The `state` of an authorize URL, single use, so a callback proves it started here for this company. */

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { AnafOAuthError, AnafTokenManager, type AccessTokenSource, type AnafTokens, type TokenStore } from '../../anaf/index';
+import { sql } from 'kysely';
+import { AnafOAuthError, AnafTokenManager, type AccessTokenSource, type AnafTokens, type StoredTokens, type TokenStore } from '../../anaf/index';
 import type { Db } from '../../db/types';
 import { ApiError } from '../../platform/errors';
 import type { AnafServices, Services } from '../../platform/services';
@@ -50,14 +51,18 @@ export function tokenColumns(key: Buffer | null, companyId: string, tokens: Anaf
   };
 }
 
-class DbTokenStore implements TokenStore {
+/**
+ * Several service processes may share the database: `claimRefresh` is a conditional update, so of
+ * the processes that read one version of the tokens exactly one gets to spend its refresh token.
+ */
+export class DbTokenStore implements TokenStore {
   constructor(
     private readonly db: Db,
     private readonly key: Buffer | null,
     private readonly now: () => number,
   ) {}
 
-  async get(companyId: string): Promise<AnafTokens | null> {
+  async get(companyId: string): Promise<StoredTokens | null> {
     const row = await this.db.selectFrom('anaf_oauth_tokens').selectAll().where('company_id', '=', companyId).executeTakeFirst();
     if (!row) return null;
     // A dead grant would only be refused again: say so without asking ANAF.
@@ -69,6 +74,7 @@ class DbTokenStore implements TokenStore {
       ...(row.refresh_expires_at !== null ? { refresh_expires_at: Number(row.refresh_expires_at) } : {}),
       token_type: 'Bearer',
       ...(row.scope ? { scope: row.scope } : {}),
+      version: Number(row.token_version),
     };
   }
 
@@ -80,8 +86,36 @@ class DbTokenStore implements TokenStore {
     const now = this.now();
     await this.db
       .updateTable('anaf_oauth_tokens')
-      .set({ ...tokenColumns(this.key, companyId, tokens), reconsent_required: 0, refreshed_at: now, updated_at: now })
+      .set({
+        ...tokenColumns(this.key, companyId, tokens),
+        reconsent_required: 0,
+        refreshed_at: now,
+        updated_at: now,
+        refresh_lease_until: null,
+        token_version: sql<number>`token_version + 1`,
+      })
       .where('company_id', '=', companyId)
+      .execute();
+  }
+
+  async claimRefresh(companyId: string, seenVersion: number, now: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('anaf_oauth_tokens')
+      .set({ refresh_lease_until: leaseUntil })
+      .where('company_id', '=', companyId)
+      .where('token_version', '=', seenVersion)
+      .where('reconsent_required', '=', 0)
+      .where((eb) => eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async releaseRefresh(companyId: string, seenVersion: number): Promise<void> {
+    await this.db
+      .updateTable('anaf_oauth_tokens')
+      .set({ refresh_lease_until: null })
+      .where('company_id', '=', companyId)
+      .where('token_version', '=', seenVersion)
       .execute();
   }
 }

@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openStorage, storageConfigFromEnv, type Storage } from '../../../server/db/connect';
+import { DbTokenStore, tokenSource } from '../../../server/modules/efactura-spv/token-store';
 import { DIALECTS } from '../../support/storage';
 import { SIM_OAUTH_CLIENT } from '../../support/anaf-simulator';
-import { consent, expectError, firm, link, startEnv, type Env } from './helpers';
+import { consent, expectError, firm, link, startEnv, TOKEN_KEY, type Env } from './helpers';
 
 describe.each(DIALECTS)('ANAF OAuth link on %s', (dialect) => {
   let env: Env;
@@ -104,6 +106,88 @@ describe.each(DIALECTS)('ANAF OAuth link on %s', (dialect) => {
     const f = await firm(env, { link: false, profile: false, scopes: ['efactura:read'] });
     expect((await f.call('GET', '/efactura/oauth/status')).status).toBe(200);
     expectError(await f.call('GET', '/efactura/oauth/authorize-url'), 403, 'insufficient_permissions');
+  });
+});
+
+describe.each(DIALECTS)('ANAF token refresh shared by two processes on %s', (dialect) => {
+  let env: Env;
+  /** The second process's own connection(s) to the same database. */
+  let second: Storage;
+  beforeAll(async () => {
+    env = await startEnv(dialect);
+    second = openStorage(storageConfigFromEnv(env.server.env));
+  });
+  afterAll(async () => {
+    await second?.close();
+    await env?.close();
+  });
+
+  /** What each process builds for itself: its own DbTokenStore and AnafTokenManager on its own connection. */
+  const processA = () => tokenSource({ storage: env.server.storage, clock: env.clock, anaf: env.anaf });
+  const processB = () => tokenSource({ storage: second, clock: env.clock, anaf: env.anaf });
+  const row = (companyId: string) =>
+    env.server.storage.db.selectFrom('anaf_oauth_tokens').selectAll().where('company_id', '=', companyId).executeTakeFirstOrThrow();
+  const tokenRequests = () => env.sim.state.requestsTo('/anaf-oauth2/v1/token').length;
+  const refreshGrants = () => env.sim.state.tokenGrants.filter((g) => g === 'refresh_token').length;
+
+  /** A linked firm whose access token is a minute from expiry: the next use refreshes it. */
+  async function expiringFirm() {
+    const f = await firm(env);
+    await env.server.storage.db.updateTable('anaf_oauth_tokens').set({ expires_at: env.clock.now() + 60 }).where('company_id', '=', f.companyId).execute();
+    return { f, before: await row(f.companyId) };
+  }
+
+  it('spends the refresh token once when both processes find the access token expiring at the same moment', async () => {
+    const { f, before } = await expiringFirm();
+    const [requests, grants] = [tokenRequests(), refreshGrants()];
+    const [a, b] = await Promise.all([processA().accessToken(f.companyId), processB().accessToken(f.companyId)]);
+    expect(tokenRequests() - requests).toBe(1);
+    expect(refreshGrants() - grants).toBe(1);
+    expect(a).toBe(b);
+    expect(env.sim.state.accessTokenValid(a)).toBe(true);
+    const after = await row(f.companyId);
+    expect(after).toMatchObject({ reconsent_required: 0, refresh_lease_until: null, token_version: Number(before.token_version) + 1 });
+    expect(Number(after.expires_at)).toBeGreaterThan(env.clock.now() + 86_400);
+    expect((await f.ok('GET', '/efactura/oauth/status')).body.data.status).toBe('linked');
+  });
+
+  it('takes over the refresh of a process that died holding the claim, once its lease expires', async () => {
+    const { f, before } = await expiringFirm();
+    // The dead process: it claimed the refresh and never saved.
+    const dead = new DbTokenStore(env.server.storage.db, TOKEN_KEY, () => env.clock.now());
+    const now = env.clock.now();
+    expect(await dead.claimRefresh(f.companyId, Number(before.token_version), now, now + 30)).toBe(true);
+    const requests = tokenRequests();
+
+    const waiting = processB().accessToken(f.companyId);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(tokenRequests()).toBe(requests);
+    env.clock.advance(31);
+    const token = await waiting;
+
+    expect(tokenRequests() - requests).toBe(1);
+    expect(env.sim.state.accessTokenValid(token)).toBe(true);
+    expect(await row(f.companyId)).toMatchObject({ reconsent_required: 0, refresh_lease_until: null, token_version: Number(before.token_version) + 1 });
+    // The first process, alive after all, simply uses the stored token.
+    expect(await processA().accessToken(f.companyId)).toBe(token);
+  });
+
+  it('uses the newer token, not reconsent, when its refresh token was already spent by a process that took over', async () => {
+    const { f, before } = await expiringFirm();
+    const [requests, grants] = [tokenRequests(), refreshGrants()];
+    // A's refresh request reaches ANAF only after its lease has expired and B has refreshed.
+    env.sim.state.stallNext(800, 1, '/anaf-oauth2/v1/token');
+    const slow = processA().accessToken(f.companyId);
+    await vi.waitFor(() => expect(tokenRequests()).toBe(requests + 1));
+    env.clock.advance(31);
+    const fast = await processB().accessToken(f.companyId);
+    const late = await slow;
+
+    expect(late).toBe(fast);
+    expect(tokenRequests() - requests).toBe(2);
+    expect(refreshGrants() - grants).toBe(1);
+    expect(await row(f.companyId)).toMatchObject({ reconsent_required: 0, refresh_lease_until: null, token_version: Number(before.token_version) + 1 });
+    expect((await f.ok('GET', '/efactura/oauth/status')).body.data.status).toBe('linked');
   });
 });
 
