@@ -73,8 +73,8 @@ export function addDays(isoDate: string, days: number): string {
 /** A calendar date 'YYYY-MM-DD' that exists (rejects 2026-02-30). */
 export const zIsoDate = z
   .string()
-  .regex(ISO_DATE, { message: 'Date must be YYYY-MM-DD' })
-  .refine(isValidIsoDate, { message: 'Date does not exist in the calendar' });
+  .regex(ISO_DATE, { message: 'Date must be YYYY-MM-DD|Data trebuie scrisă AAAA-LL-ZZ' })
+  .refine(isValidIsoDate, { message: 'Date does not exist in the calendar|Data nu există în calendar' });
 
 /** Integer Unix seconds for `date` (default: now), rounded down. */
 export function unixSeconds(date: Date = new Date()): number {

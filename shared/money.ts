@@ -206,7 +206,7 @@ export const zMoney = z
   .number()
   .min(-MAX_WIRE_BANI / 100)
   .max(MAX_WIRE_BANI / 100)
-  .refine(isWireMoney, { message: 'Must be an amount in lei with at most 2 decimals' })
+  .refine(isWireMoney, { message: 'Must be an amount in lei with at most 2 decimals|Trebuie să fie o sumă în lei cu cel mult 2 zecimale' })
   .describe('Amount in lei, at most 2 decimals');
 
 /** {@link zMoney} transformed to integer bani. */
@@ -215,7 +215,7 @@ export const zMoneyToBani = zMoney.transform((n) => toBani(n));
 /** An expense amount as the API writes it: a decimal string with at most two decimals ('12.34'). */
 export const zDecimalString2 = z
   .string()
-  .regex(DECIMAL_STRING, { message: "Must be a decimal amount like '12.34' (dot, at most 2 decimals)" })
+  .regex(DECIMAL_STRING, { message: "Must be a decimal amount like '12.34' (dot, at most 2 decimals)|Trebuie să fie o sumă zecimală ca '12.34' (cu punct, cel mult 2 zecimale)" })
   .refine(
     (s) => {
       try {
@@ -225,7 +225,7 @@ export const zDecimalString2 = z
         return false;
       }
     },
-    { message: 'Amount out of range' },
+    { message: 'Amount out of range|Sumă în afara intervalului permis' },
   );
 
 /** {@link zDecimalString2} transformed to integer bani. */

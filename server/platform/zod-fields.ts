@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Locale } from './locale';
 
 /** One message per failing member, keyed by its dotted path (`items.0.quantity`), in the caller's language. */
@@ -26,6 +26,8 @@ function describeIssue(issue: z.core.$ZodIssue, locale: Locale): string {
         ? `Valoare nepermisă; valori posibile: ${issue.values.map(String).join(', ')}.`
         : `Must be one of: ${issue.values.map(String).join(', ')}.`;
     case 'invalid_format':
+      // `.regex(re, 'English|Română')` says what the rule wants better than we can; only zod's own text is replaced.
+      if (issue.message !== zodDefaultMessage(issue)) return pickLanguage(issue.message, locale);
       return ro ? `Format nevalid (${issue.format}).` : `Invalid format (${issue.format}).`;
     case 'unrecognized_keys':
       return ro ? `Câmpuri necunoscute: ${issue.keys.join(', ')}.` : `Unknown members: ${issue.keys.join(', ')}.`;
@@ -35,6 +37,16 @@ function describeIssue(issue: z.core.$ZodIssue, locale: Locale): string {
     default:
       return pickLanguage(issue.message, locale);
   }
+}
+
+/**
+ * The message zod gives an issue whose rule carries none: its locale's text, made from the issue
+ * alone (for a regex, `Invalid string: must match pattern /…/`). zod keeps no other trace of whether
+ * the message was the schema's own.
+ */
+function zodDefaultMessage(issue: z.core.$ZodIssueInvalidStringFormat): string | undefined {
+  const made = z.config().localeError?.({ ...issue, input: issue.input });
+  return typeof made === 'string' ? made : (made?.message ?? undefined);
 }
 
 /**

@@ -63,5 +63,21 @@ describe('locale', () => {
       const en = await server.api(key.api_key, 'POST', '/work-points', { address: 5 });
       expect(en.body.error.fields).toEqual({ name: 'Required.', address: 'Expected string.' });
     });
+
+    it('words a format rule with its own `English|Română` message, and one without it generically', async () => {
+      const key = await server.key();
+      const en = await server.api(key.api_key, 'POST', '/receipt-series', { prefix: 'C H' });
+      expect(en.status, en.text).toBe(422);
+      expect(en.body.error.fields).toEqual({ prefix: 'Letters and digits' });
+      const ro = await server.api(key.api_key, 'POST', '/receipt-series', { prefix: 'C H' }, { 'accept-language': 'ro' });
+      expect(ro.body.error.fields).toEqual({ prefix: 'Litere și cifre' });
+      expect((await server.api(key.api_key, 'GET', '/receipt-series')).body.data.total).toBe(0);
+      // GET /expenses checks `currency` with a bare regex: zod's own text is not shown.
+      const bare = await server.api(key.api_key, 'GET', '/expenses?currency=EURO');
+      expect(bare.status, bare.text).toBe(422);
+      expect(bare.body.error.fields).toEqual({ currency: 'Invalid format (regex).' });
+      const bareRo = await server.api(key.api_key, 'GET', '/expenses?currency=EURO&locale=ro');
+      expect(bareRo.body.error.fields).toEqual({ currency: 'Format nevalid (regex).' });
+    });
   });
 });

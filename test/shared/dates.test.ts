@@ -75,8 +75,8 @@ describe('zIsoDate', () => {
     expect(zIsoDate.parse('2026-02-28')).toBe('2026-02-28');
     const result = zIsoDate.safeParse('2026-02-30');
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((i) => i.message)).toContain('Date does not exist in the calendar');
-    expect(zIsoDate.safeParse('30.02.2026').error?.issues[0]?.message).toBe('Date must be YYYY-MM-DD');
+    expect(result.error?.issues.map((i) => i.message)).toContain('Date does not exist in the calendar|Data nu există în calendar');
+    expect(zIsoDate.safeParse('30.02.2026').error?.issues[0]?.message).toBe('Date must be YYYY-MM-DD|Data trebuie scrisă AAAA-LL-ZZ');
     expect(zIsoDate.safeParse(20260228).success).toBe(false);
   });
 });
