@@ -1,3 +1,4 @@
+import { taxCodeAsWritten } from '../../shared/ro/cui';
 import { formatIban } from '../../shared/ro/iban';
 import { formatBani } from '../lib/format';
 import { esc, joinPresent } from './html';
@@ -20,19 +21,6 @@ export interface PrintedParty {
   vat_on_collection?: boolean;
 }
 
-/**
- * The tax code as printed. A Romanian VAT payer's code is its VAT registration number, RO + digits
- * (art. 319 (20) d, f); a non-payer prints the bare CIF. A foreign buyer's code is printed as given
- * (an EU VAT number already carries its country prefix).
- */
-export function printedTaxCode(cui: string | null, vatPayer: boolean, country: string): string | null {
-  if (!cui || cui.trim() === '') return null;
-  const trimmed = cui.replace(/\s+/g, '');
-  if (country !== 'RO') return trimmed;
-  const digits = trimmed.replace(/^ro/i, '');
-  return vatPayer ? `RO${digits}` : digits;
-}
-
 function row(label: string, value: string | null | undefined, cls = ''): string {
   if (!value) return '';
   return `<div class="row ${cls}"><span class="k">${label}:</span><span class="v">${esc(value)}</span></div>`;
@@ -40,7 +28,7 @@ function row(label: string, value: string | null | undefined, cls = ''): string 
 
 export function partyBlock(title: string, party: PrintedParty | null, labels: PrintLabels, cssClass: string): string {
   if (!party) return `<section class="party ${cssClass}"><h3>${title}</h3><div class="name">—</div></section>`;
-  const taxCode = printedTaxCode(party.cui, party.vat_payer, party.country);
+  const taxCode = taxCodeAsWritten(party.cui, party.vat_payer, party.country);
   const taxLabel = labels.html('print.taxCode');
   const address = joinPresent([party.address, party.city, party.county, party.country !== 'RO' ? party.country : null]);
   return `<section class="party ${cssClass}">

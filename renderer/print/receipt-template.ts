@@ -4,7 +4,7 @@ import type { Receipt } from '../../shared/schemas/receipt';
 import { formatBani, formatDate, formatRate } from '../lib/format';
 import { BASE_CSS, esc, htmlDocument, joinPresent } from './html';
 import { printLabels, type PrintLabels } from './labels';
-import { printedTaxCode } from './party';
+import { taxCodeAsWritten } from '../../shared/ro/cui';
 import { zSeller, type Seller } from './seller';
 
 /** The payer's identification, which the receipt row carries only as `client.name`. */
@@ -79,12 +79,12 @@ function copy(receipt: Receipt, seller: ReturnType<typeof zSeller.parse>, labels
   const { series, number } = splitReceiptNumber(receipt.receipt_number);
   const payer = options.payer ?? {};
   const payerCountry = payer.country ?? 'RO';
-  const payerCode = printedTaxCode(payer.cui ?? null, payer.vat_payer ?? false, payerCountry) ?? payer.cnp ?? null;
+  const payerCode = taxCodeAsWritten(payer.cui, payer.vat_payer ?? false, payerCountry) ?? payer.cnp ?? null;
   const payerAddress = joinPresent([payer.address, payer.city, payer.county, payerCountry !== 'RO' ? payerCountry : null]);
   const currency = receipt.currency === 'RON' ? 'lei' : receipt.currency;
   const words = receiptAmountWords(receipt);
   const sellerAddress = joinPresent([seller.address, seller.city, seller.county]);
-  const sellerCode = printedTaxCode(seller.cui, seller.vat_payer, seller.country);
+  const sellerCode = taxCodeAsWritten(seller.cui, seller.vat_payer, seller.country);
   const stamp = receipt.is_deleted ? labels.text('print.receipt.deleted') : receipt.is_draft ? labels.text('print.draft') : '';
   return `<section class="copy">
 <div class="which">${esc(which)}</div>

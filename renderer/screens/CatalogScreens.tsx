@@ -13,6 +13,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { fieldErrors } from '../lib/errors';
 import { formatBani, formatMoney, formatPercent, parseAmountInput } from '../lib/format';
 import { useDebounced } from '../lib/use-debounced';
+import { taxCodeAsWritten } from '../../shared/ro/cui';
 
 export function ClientsScreen({ id }: { id?: string }) {
   const t = useI18n().t;
@@ -60,7 +61,7 @@ export function ClientsScreen({ id }: { id?: string }) {
                 </>
               );
             case 'cui':
-              return c.cui ? `${c.vat_payer ? 'RO' : ''}${c.cui}` : (c.cnp ?? '');
+              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? c.cnp ?? '';
             case 'reg':
               return c.reg_com ?? '';
             case 'city':

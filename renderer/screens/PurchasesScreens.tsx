@@ -13,6 +13,7 @@ import type { MessageKey } from '../i18n';
 import { describeError, errorOf, inLanguage } from '../lib/errors';
 import { formatDate, formatMoney, parseAmountInput } from '../lib/format';
 import { useDebounced } from '../lib/use-debounced';
+import { taxCodeAsWritten } from '../../shared/ro/cui';
 
 type ExpenseRow = ChannelOutput<'purchases.expenses'>['items'][number];
 type BillRow = ChannelOutput<'purchases.supplierBills'>['items'][number];
@@ -489,7 +490,8 @@ export function SuppliersScreen() {
             case 'name':
               return <strong>{r.name}</strong>;
             case 'cui':
-              return r.cui ? `${r.vat_payer ? 'RO' : ''}${r.cui}` : '—';
+              // Suppliers come from ANAF's register and the SPV inbox: Romanian firms.
+              return taxCodeAsWritten(r.cui, r.vat_payer, 'RO') ?? '—';
             case 'bills':
               return r.bills;
             case 'unpaid':

@@ -44,6 +44,20 @@ export function formatCuiWithRo(input: string): string {
   return `RO${result.value}`;
 }
 
+/**
+ * A party's tax code as written on documents and screens. A Romanian VAT payer's code is its VAT
+ * registration number, RO + digits (art. 319 (20) d, f Cod fiscal); a Romanian non-payer writes the
+ * bare CIF. A foreign party's code is written as given: an EU VAT number already carries its own
+ * country prefix (DE123456789), which an added RO would falsify.
+ */
+export function taxCodeAsWritten(cui: string | null | undefined, vatPayer: boolean, country: string): string | null {
+  if (!cui || cui.trim() === '') return null;
+  const trimmed = cui.replace(/\s+/g, '');
+  if (country !== 'RO') return trimmed;
+  const digits = trimmed.replace(/^ro/i, '');
+  return vatPayer ? `RO${digits}` : digits;
+}
+
 const CUI_MESSAGES: Record<Extract<CuiResult, { ok: false }>['reason'], string> = {
   format: 'CUI must be 2 to 10 digits, optionally prefixed by RO',
   checksum: 'CUI control digit does not match (check for a typo)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cuiControlDigit, formatCuiWithRo, isValidCui, validateCui, zCui } from '../../shared/ro';
+import { cuiControlDigit, formatCuiWithRo, isValidCui, taxCodeAsWritten, validateCui, zCui } from '../../shared/ro';
 
 // CUIs printed publicly by Romanian companies (invoices, websites, the brief). Each one's control
 // digit was recomputed by hand with an independent script (key 753217532) before being listed here.
@@ -79,5 +79,23 @@ describe('zCui', () => {
     expect(format.success).toBe(false);
     expect(format.error?.issues[0]?.message).toMatch(/2 to 10 digits/);
     expect(zCui.safeParse(123).success).toBe(false);
+  });
+});
+
+describe('taxCodeAsWritten', () => {
+  it('writes a Romanian VAT payer with RO, a non-payer bare, whatever spelling was stored', () => {
+    expect(taxCodeAsWritten('14399840', true, 'RO')).toBe('RO14399840');
+    expect(taxCodeAsWritten('ro 1439 9840', true, 'RO')).toBe('RO14399840');
+    expect(taxCodeAsWritten('RO14399840', false, 'RO')).toBe('14399840');
+  });
+
+  it('writes a foreign code as given: an EU VAT number carries its own prefix', () => {
+    expect(taxCodeAsWritten('DE123456789', true, 'DE')).toBe('DE123456789');
+    expect(taxCodeAsWritten('NO 999999999 MVA', false, 'NO')).toBe('NO999999999MVA');
+  });
+
+  it('writes nothing for a party without a code', () => {
+    expect(taxCodeAsWritten(null, true, 'RO')).toBeNull();
+    expect(taxCodeAsWritten('  ', true, 'RO')).toBeNull();
   });
 });
