@@ -1,3 +1,5 @@
+import type { LineVatCategory } from '../../shared/schemas/invoice';
+
 /** Row shapes of the local tables, as better-sqlite3 returns them (booleans are 0/1 integers). */
 
 export interface ClientRow {
@@ -138,6 +140,8 @@ export interface InvoiceLineRow {
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
+  /** A 0% line's category as given or pulled; null reads as E (migration 0007). */
+  vat_category: LineVatCategory | null;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bpToPercent, computeTotals, fromMilli, percentToBp, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
 import { fromBani } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
-import { zPartySnapshot } from '../../shared/schemas/invoice';
+import { lineVatCategory, zPartySnapshot, type LineVatCategory } from '../../shared/schemas/invoice';
 import { foldForSearch } from '../../shared/text/search-fold';
 import type { InvoiceLineRow, InvoiceRow } from '../db/rows';
 import { join, sql, type Sql } from '../db/sql';
@@ -27,6 +27,7 @@ interface ComputedLine {
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
+  vat_category: LineVatCategory | null;
 }
 
 const zBreakdown = z.array(z.object({ vat_rate_bp: z.number(), net_bani: z.number(), vat_bani: z.number(), total_bani: z.number() }));
@@ -42,6 +43,7 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
     vat_rate_bp: percentToBp(l.vat_rate),
     discount_bp: percentToBp(l.discount_percent),
     vat_exemption_reason: l.vat_exemption_reason ?? null,
+    vat_category: l.vat_category ?? null,
   }));
 }
 
@@ -57,10 +59,10 @@ function writeLines(db: WriteDb, invoiceId: string, lines: readonly ComputedLine
   lines.forEach((l, i) => {
     const a = totals.lines[i]!;
     db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-               vat_rate_bp, discount_bp, vat_exemption_reason, discount_bani, net_bani, vat_bani, total_bani)
+               vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, discount_bani, net_bani, vat_bani, total_bani)
                VALUES (${invoiceId}, ${i + 1}, ${l.product_id}, ${l.description}, ${l.quantity_milli}, ${l.unit}, ${l.unit_code},
-               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${a.discount_bani}, ${a.net_bani},
-               ${a.vat_bani}, ${a.total_bani})`);
+               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${a.discount_bani},
+               ${a.net_bani}, ${a.vat_bani}, ${a.total_bani})`);
   });
 }
 
@@ -82,6 +84,15 @@ function linesOf(db: ReadDb, id: string): InvoiceLineRow[] {
   return db.all<InvoiceLineRow>(sql`SELECT * FROM invoice_lines WHERE invoice_id = ${id} ORDER BY position`);
 }
 
+/** Another document's lines as lines of a new one (a storno negates the quantities). */
+function copiedLines(rows: readonly InvoiceLineRow[], sign: 1 | -1): ComputedLine[] {
+  return rows.map((l) => ({
+    product_id: l.product_id, description: l.description, quantity_milli: sign * l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
+    price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
+    vat_category: l.vat_category,
+  }));
+}
+
 /** The wire items of an invoice, and refs for the products made offline. */
 function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items: Record<string, unknown>[]; refs: Ref[] } {
   const refs: Ref[] = [];
@@ -97,6 +108,7 @@ function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items:
       vat_rate: bpToPercent(l.vat_rate_bp),
       discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
+      vat_category: l.vat_category,
     };
   });
   return { items, refs };
@@ -226,8 +238,9 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
     lines: lines.map((l) => ({
       position: l.position, product_id: l.product_id, description: l.description, quantity: fromMilli(l.quantity_milli), unit: l.unit,
       unit_code: l.unit_code, unit_price_bani: l.price_bani, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
-      vat_exemption_reason: l.vat_exemption_reason, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani,
-      total_bani: l.total_bani,
+      vat_exemption_reason: l.vat_exemption_reason,
+      vat_category: lineVatCategory(l.vat_rate_bp, l.vat_category),
+      discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, total_bani: l.total_bani,
     })),
   };
 }
@@ -408,10 +421,7 @@ export function stornoInvoice(ctx: LocalContext, input: { id: string; series_id?
     if (!seriesId) throw invalidInput({ series_id: 'A series is required|Seria este obligatorie' });
     const originalLines = linesOf(db, original.id);
     // A storno repeats the original's lines with negative quantities and the same positive prices.
-    const lines: ComputedLine[] = originalLines.map((l) => ({
-      product_id: l.product_id, description: l.description, quantity_milli: -l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
-      price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
-    }));
+    const lines = copiedLines(originalLines, -1);
     const totals = totalsOf(lines, original.reverse_charge === 1);
     const id = ctx.uuid();
     const draft: DraftInput = {
@@ -446,10 +456,7 @@ export function convertProforma(ctx: LocalContext, input: { id: string; series_i
     if (proforma.document_type !== 'proforma') throw invalidState('Only a proforma can be converted');
     if (proforma.status !== 'issued') throw invalidState('Only an issued proforma can be converted');
     if (proforma.converted_to) throw invalidState('The proforma was already converted');
-    const lines: ComputedLine[] = linesOf(db, proforma.id).map((l) => ({
-      product_id: l.product_id, description: l.description, quantity_milli: l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
-      price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
-    }));
+    const lines = copiedLines(linesOf(db, proforma.id), 1);
     const totals = totalsOf(lines, proforma.reverse_charge === 1);
     const id = ctx.uuid();
     const issueDate = input.issue_date ?? ctx.today();

@@ -80,6 +80,7 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
       vat_rate: l.vat_rate,
       discount_percent: l.discount_percent,
       vat_exemption_reason: l.vat_exemption_reason,
+      vat_category: l.vat_category,
       discount: fromBani(l.discount_bani),
       net: fromBani(l.net_bani),
       vat: fromBani(l.vat_bani),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
 import { zClientCreate, zClientUpdate } from '../schemas/client';
 import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
-import { zPartySnapshot } from '../schemas/invoice';
+import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot } from '../schemas/invoice';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
@@ -365,7 +365,9 @@ export const zLineInput = z.object({
   vat_rate: zVatPercent,
   discount_percent: z.number().min(0).max(100).default(0),
   vat_exemption_reason: z.string().max(200).nullish(),
-});
+  /** Why a 0% line carries no VAT; only on a 0% line, absent = `E` (the service's rule, checked here too). */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+}).superRefine(vatCategoryOnZeroRate);
 export type LineInput = z.input<typeof zLineInput>;
 
 export const zInvoiceDraftInput = z.object({
@@ -397,6 +399,8 @@ export const zLineView = z.object({
   vat_rate: z.number(),
   discount_percent: z.number(),
   vat_exemption_reason: z.string().nullable(),
+  /** A 0% line's category (`E` when none was given), null on a line with a rate above 0: as the service answers. */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
   discount_bani: zBaniInt,
   net_bani: zBaniInt,
   vat_bani: zBaniInt,

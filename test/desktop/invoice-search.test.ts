@@ -62,7 +62,8 @@ describe('migrations 0005 and 0006', () => {
       db.run(insertInvoice('inv_old', 'TJ-2026-0001', 'Dunărea Market SRL', null));
       db.run(insertInvoice('inv_draft', null, null, 'cli_1'));
     });
-    expect(migrate(store, MIGRATIONS)).toEqual([6]);
+    expect(migrate(store, MIGRATIONS.slice(0, 6))).toEqual([6]);
+    migrate(store, MIGRATIONS);
     const text = (id: string) => store.reader.get<{ search_text: string }>(sql`SELECT search_text FROM invoices WHERE id = ${id}`)?.search_text;
     expect(text('inv_old')).toBe('tj-2026-0001 dunarea market srl');
     expect(text('inv_draft')).toBe('stefanesti comert srl');

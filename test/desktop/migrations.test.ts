@@ -98,6 +98,29 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('0007 line VAT category: lines written before it read as none; only E, Z, K or G are stored', () => {
+    const store = freshStore();
+    migrate(store, upTo(6));
+    store.write((db) => {
+      db.run(sql`INSERT INTO invoices (id, document_type, status, issue_date, net_bani, vat_bani, total_bani, vat_breakdown, created_at, updated_at)
+                 VALUES ('i', 'fiscal', 'issued', '2026-11-21', 100, 0, 100, '[]', 0, 0)`);
+      db.run(sql`INSERT INTO invoice_lines (invoice_id, position, description, quantity_milli, unit, unit_code, price_bani, vat_rate_bp, vat_exemption_reason, discount_bani, net_bani, vat_bani, total_bani)
+                 VALUES ('i', 1, 'Carte', 1000, 'buc', 'H87', 100, 0, 'art. 292', 0, 100, 0, 100)`);
+    });
+    expect(migrate(store, upTo(7))).toEqual([7]);
+    expect(store.reader.get(sql`SELECT vat_exemption_reason, vat_category FROM invoice_lines WHERE invoice_id = 'i'`)).toEqual({ vat_exemption_reason: 'art. 292', vat_category: null });
+    store.write((db) => {
+      db.run(sql`INSERT INTO invoice_lines (invoice_id, position, description, quantity_milli, unit, unit_code, price_bani, vat_rate_bp, vat_category, discount_bani, net_bani, vat_bani, total_bani)
+                 VALUES ('i', 2, 'Livrare UE', 1000, 'buc', 'H87', 100, 0, 'K', 0, 100, 0, 100)`);
+    });
+    expect(store.reader.all<{ vat_category: string | null }>(sql`SELECT vat_category FROM invoice_lines ORDER BY position`).map((r) => r.vat_category)).toEqual([null, 'K']);
+    expect(() =>
+      store.write((db) => db.run(sql`INSERT INTO invoice_lines (invoice_id, position, description, quantity_milli, unit, unit_code, price_bani, vat_rate_bp, vat_category, discount_bani, net_bani, vat_bani, total_bani)
+                                     VALUES ('i', 3, 'x', 1000, 'buc', 'H87', 100, 0, 'AE', 0, 100, 0, 100)`)),
+    ).toThrow(/CHECK/);
+    store.close();
+  });
+
   it('applies only what is missing, and nothing the second time', () => {
     const store = freshStore();
     expect(migrate(store)).toEqual(MIGRATIONS.map((m) => m.id));
