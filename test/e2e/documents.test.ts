@@ -6,7 +6,7 @@ import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, newClientFromCounter, screenshot, sellAtCounter, startSaleWith, syncAll } from './support/flows';
+import { eventually, newClientFromCounter, openInvoiceByNumber, screenshot, sellAtCounter, startSaleWith, syncAll } from './support/flows';
 import { COMPANY, linkEfactura, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 import { receivedInvoiceXml } from '../desktop/support/received-bill';
 
@@ -28,14 +28,7 @@ beforeAll(async () => {
 
 closeStackAfterAll(() => ({ desktop, server }));
 
-async function openInvoice(number: string): Promise<void> {
-  const { page } = desktop;
-  await desktop.open('#/invoices');
-  await page.getByTestId('invoice-search').fill(number);
-  await eventually(`row ${number}`, async () => (await page.getByTestId('vrow').first().textContent())?.startsWith(number));
-  await page.getByTestId('vrow').first().click();
-  await page.getByTestId('invoice-detail').waitFor();
-}
+const openInvoice = (number: string) => openInvoiceByNumber(desktop, number);
 
 describe('documents', () => {
   it('prints the company profile kept by the device as the seller block', async () => {

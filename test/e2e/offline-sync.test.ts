@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { toBani } from '../../shared/money';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, indicator, screenshot, sellAtCounter } from './support/flows';
+import { eventually, indicator, openInvoiceByNumber, screenshot, sellAtCounter } from './support/flows';
 import { seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
@@ -90,10 +90,7 @@ describe('offline at the counter', () => {
     const { page } = desktop;
     await server.stop();
     const number = await sellAtCounter(desktop, { entries: ['lapte'], client: 'Exemplu', payment: 'card' });
-    await desktop.open('#/invoices');
-    await page.getByTestId('invoice-search').fill(number);
-    await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('1');
-    await page.getByTestId('vrow').first().click();
+    await openInvoiceByNumber(desktop, number);
     await page.getByTestId('detail-discard').click();
     await page.getByTestId('dialog-confirm').click();
     await page.getByTestId('invoices-screen').waitFor();

@@ -125,6 +125,21 @@ export async function newClientFromCounter(page: Page, text: string): Promise<vo
   await page.getByTestId('client-form').waitFor();
 }
 
+/**
+ * Opens one invoice's detail from the list, found by its number. Clicks only once the search has
+ * narrowed the list to it: before that the list may still re-render under the click (the newest
+ * invoice is often first even unfiltered), and a click on a row being replaced opens nothing.
+ */
+export async function openInvoiceByNumber(desktop: Desktop, number: string): Promise<void> {
+  const { page } = desktop;
+  await desktop.open('#/invoices');
+  await page.getByTestId('invoice-search').fill(number);
+  await eventually(`the list narrowed to ${number}`, async () => (await page.getByTestId('invoice-list').getAttribute('data-total')) === '1');
+  await eventually(`row ${number}`, async () => (await page.getByTestId('vrow').first().textContent())?.startsWith(number));
+  await page.getByTestId('vrow').first().click();
+  await page.getByTestId('invoice-detail').waitFor();
+}
+
 /** Presses "sync now" in the sync centre and waits until the outbox is empty with nothing failed. */
 export async function syncAll(desktop: Desktop): Promise<void> {
   await desktop.open('#/sync');
