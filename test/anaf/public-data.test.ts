@@ -10,7 +10,7 @@ let sim: AnafSimulator;
 let client: PublicDataClient;
 beforeAll(async () => {
   sim = await startAnafSimulator();
-  client = new PublicDataClient({ baseUrl: sim.baseUrls.publicApi, http: fastPolicy, minIntervalMs: 0 });
+  client = new PublicDataClient({ baseUrl: sim.baseUrls.publicApi, http: fastPolicy, minIntervalMs: 300 });
 });
 afterAll(async () => {
   await sim.close();
@@ -171,7 +171,7 @@ describe('annual balance sheets (bilant)', () => {
   it('a 404 or an answer that is not ANAF\'s JSON is a protocol error, never "not published"', async () => {
     sim.state.failNext(1, 404, '/bilant');
     expect((await expectAnafError(client.balanceSheet(SIM_SELLER_CUI, 2024))).kind).toBe('protocol');
-    const broken = new PublicDataClient({ baseUrl: `${sim.baseUrls.publicApi}/nowhere`, http: fastPolicy, minIntervalMs: 0 });
+    const broken = new PublicDataClient({ baseUrl: `${sim.baseUrls.publicApi}/nowhere`, http: fastPolicy, minIntervalMs: 300 });
     const err = await expectAnafError(broken.balanceSheet(SIM_SELLER_CUI, 2024));
     expect(err.kind).toBe('protocol');
     expect(err.status).toBe(404);
@@ -180,13 +180,15 @@ describe('annual balance sheets (bilant)', () => {
 
 describe('pacing', () => {
   it('spaces its requests as ANAF asks (one per interval), even when callers run concurrently', async () => {
-    const paced = new PublicDataClient({ baseUrl: sim.baseUrls.publicApi, http: fastPolicy, minIntervalMs: 150 });
+    const paced = new PublicDataClient({ baseUrl: sim.baseUrls.publicApi, http: fastPolicy, minIntervalMs: 300 });
     const before = sim.state.requestsTo('/bilant').length;
     await Promise.all([paced.balanceSheet(SIM_SELLER_CUI, 2023), paced.balanceSheet(SIM_SELLER_CUI, 2024), paced.balanceSheet(SIM_SELLER_CUI, 2025)]);
     const at = sim.state.requestsTo('/bilant').slice(before).map((r) => r.at);
     expect(at).toHaveLength(3);
-    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(140);
-    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(140);
+    // The client spaces its sends; the simulator sees arrivals, which a busy machine delays unevenly
+    // (21 ms seen under the full suite). Unpaced, the three arrive within a few ms of each other.
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(200);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(200);
   });
 });
 
