@@ -1,7 +1,9 @@
+import { foreignVatId, isOtherEuMemberState } from '../../shared/eu';
 import { mulDivRound, type Bani } from '../../shared/money';
 import { bpToPercent, computeTotals, fromMilli, percentToBp, type InvoiceTotals } from '../../shared/invoice-math';
 import type { LineInput } from '../../shared/ipc';
 import type { PaymentMethodType } from '../../shared/schemas/common';
+import { lineVatCategory, type LineVatCategory } from '../../shared/schemas/invoice';
 
 /**
  * The counter's invoice being built: plain data and pure functions (a reducer), so the arithmetic
@@ -23,6 +25,8 @@ export interface CartLine {
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
+  /** Why a 0% line carries no VAT; null reads as E (exempt). Always null on a line with VAT. */
+  vat_category: LineVatCategory | null;
 }
 
 export interface CartClient {
@@ -30,6 +34,10 @@ export interface CartClient {
   name: string;
   cui: string | null;
   vat_payer: boolean;
+  /** ISO country: a foreign buyer's tax code is written as given, without RO. */
+  country: string;
+  /** County, or abroad the region: e-Factura wants it on an intra-community supply's delivery address. */
+  county: string | null;
 }
 
 export interface Cart {
@@ -86,6 +94,7 @@ export type CartAction =
   | { type: 'setDiscount'; index: number; discount_bp: number }
   | { type: 'setPrice'; index: number; unit_price_bani: Bani }
   | { type: 'setExemption'; index: number; reason: string | null }
+  | { type: 'setVatCategory'; index: number; category: LineVatCategory | null }
   | { type: 'remove'; index: number }
   | { type: 'select'; index: number }
   | { type: 'nudgeQuantity'; delta_milli: number }
@@ -104,7 +113,9 @@ function clampIndex(cart: Cart, index: number): number {
 function updateLine(cart: Cart, index: number, patch: Partial<CartLine>): Cart {
   if (index < 0 || index >= cart.lines.length) return cart;
   const lines = cart.lines.slice();
-  lines[index] = { ...lines[index]!, ...patch };
+  const line = { ...lines[index]!, ...patch };
+  // The service refuses a category on a line with VAT: whatever changed, only a 0% line keeps one.
+  lines[index] = line.vat_rate_bp === 0 ? line : { ...line, vat_category: null };
   return { ...cart, lines };
 }
 
@@ -130,6 +141,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         vat_rate_bp: percentToBp(action.product.vat_rate),
         discount_bp: 0,
         vat_exemption_reason: null,
+        vat_category: null,
       };
       return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
     }
@@ -146,6 +158,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         vat_rate_bp: action.vat_rate_bp,
         discount_bp: 0,
         vat_exemption_reason: null,
+        vat_category: null,
       };
       return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
     }
@@ -161,6 +174,8 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       return updateLine(cart, action.index, { unit_price_bani: action.unit_price_bani });
     case 'setExemption':
       return updateLine(cart, action.index, { vat_exemption_reason: action.reason });
+    case 'setVatCategory':
+      return updateLine(cart, action.index, { vat_category: action.category });
     case 'remove': {
       if (action.index < 0 || action.index >= cart.lines.length) return cart;
       const lines = cart.lines.filter((_, i) => i !== action.index);
@@ -227,12 +242,41 @@ export function cartItems(cart: Cart): LineInput[] {
     unit_price_bani: l.unit_price_bani,
     vat_rate: bpToPercent(l.vat_rate_bp),
     discount_percent: bpToPercent(l.discount_bp),
-    vat_exemption_reason: l.vat_exemption_reason,
+    // The reason is an exempt (E) line's only: K and G print their fixed legal mention, Z has none
+    // (BR-Z-10). Kept in the cart, so switching back to E brings the typed reason back.
+    vat_exemption_reason: isExempt(l) ? l.vat_exemption_reason : null,
+    vat_category: l.vat_rate_bp === 0 ? l.vat_category : null,
   }));
 }
 
+/** A 0% line under the exemption (E), the one that must say why (art. 292). */
+function isExempt(line: CartLine): boolean {
+  return lineVatCategory(line.vat_rate_bp, line.vat_category) === 'E';
+}
+
 /** What must be fixed before issuing; empty when the cart can be issued. */
-export type CartProblem = 'no_lines' | 'client_required' | 'exemption_missing';
+export type CartProblem =
+  | 'no_lines'
+  | 'client_required'
+  | 'exemption_missing'
+  | 'intra_community_buyer'
+  | 'intra_community_vat_id'
+  | 'intra_community_region';
+
+/**
+ * What an intra-community supply (K) asks of its buyer, the rules the service applies when it sends
+ * the invoice to e-Factura (server/modules/efactura-spv/invoice-document.ts): a client in another
+ * member state (art. 294 alin. (2)), its VAT id with the country prefix (BR-IC-02) and the region on
+ * its address, which is the delivery address (BR-RO-211). Caught here, the cashier fixes it before
+ * the number is spent, not days later from the e-Factura outbox.
+ */
+function intraCommunityProblems(client: CartClient | null): CartProblem[] {
+  if (!client || !isOtherEuMemberState(client.country)) return ['intra_community_buyer'];
+  const problems: CartProblem[] = [];
+  if (!foreignVatId(client.cui, client.vat_payer, client.country)) problems.push('intra_community_vat_id');
+  if (!client.county?.trim()) problems.push('intra_community_region');
+  return problems;
+}
 
 export function cartProblems(cart: Cart): CartProblem[] {
   const problems: CartProblem[] = [];
@@ -240,9 +284,14 @@ export function cartProblems(cart: Cart): CartProblem[] {
   // An issued invoice names its buyer (art. 319 (20) f; the service refuses one without): at the
   // counter a private person needs only a name, made with the quick-create.
   if (!cart.client) problems.push('client_required');
-  // e-Factura (BR-E-10) and art. 319 (20) k: a 0% line must say why it is exempt.
-  if (!cart.reverse_charge && cart.lines.some((l) => l.vat_rate_bp === 0 && !l.vat_exemption_reason?.trim())) {
+  // e-Factura (BR-E-10) and art. 319 (20) k: an exempt 0% line must say why; K, G and Z lines carry
+  // their ground in the category itself.
+  if (!cart.reverse_charge && cart.lines.some((l) => isExempt(l) && !l.vat_exemption_reason?.trim())) {
     problems.push('exemption_missing');
+  }
+  // Under reverse charge every line is AE, a K line included (as the service maps it).
+  if (!cart.reverse_charge && cart.lines.some((l) => l.vat_rate_bp === 0 && l.vat_category === 'K')) {
+    problems.push(...intraCommunityProblems(cart.client));
   }
   return problems;
 }

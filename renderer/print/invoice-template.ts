@@ -89,13 +89,34 @@ function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titl
   return 'print.invoice.title';
 }
 
-/** The exemption reasons of 0% lines, numbered once each, for the footnotes. */
-function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolean): Map<string, number> {
+/**
+ * The legal ground a 0% line prints (art. 319 (20) k), as HTML: an exempt (E) line's own reason;
+ * for an intra-community supply (K) or an export (G) the fixed mention of art. 294, the line's reason
+ * set aside as e-Factura sets it aside; nothing for a zero-rated (Z) line.
+ */
+function legalGround(line: InvoiceLine, labels: PrintLabels): string | undefined {
+  if (line.vat_rate !== 0) return undefined;
+  switch (line.vat_category ?? 'E') {
+    case 'K':
+      return labels.html('print.vatCategory.K');
+    case 'G':
+      return labels.html('print.vatCategory.G');
+    case 'Z':
+      return undefined;
+    case 'E': {
+      const reason = line.vat_exemption_reason?.trim();
+      return reason ? esc(reason) : undefined;
+    }
+  }
+}
+
+/** The legal grounds of 0% lines, numbered once each, for the footnotes. */
+function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolean, labels: PrintLabels): Map<string, number> {
   const notes = new Map<string, number>();
   if (reverseCharge) return notes;
   for (const line of lines) {
-    const reason = line.vat_exemption_reason?.trim();
-    if (line.vat_rate === 0 && reason && !notes.has(reason)) notes.set(reason, notes.size + 1);
+    const ground = legalGround(line, labels);
+    if (ground && !notes.has(ground)) notes.set(ground, notes.size + 1);
   }
   return notes;
 }
@@ -119,8 +140,8 @@ ${hasDiscount ? `<th class="num w-disc">${labels.html('print.col.discount')}</th
 </tr></thead>`;
   const rows = lines
     .map((line, index) => {
-      const reason = line.vat_exemption_reason?.trim();
-      const note = reason ? footnotes.get(reason) : undefined;
+      const ground = legalGround(line, labels);
+      const note = ground ? footnotes.get(ground) : undefined;
       const rate = invoice.reverse_charge ? 'TI' : `${formatPercent(line.vat_rate, 'ro')}${note ? `<sup>${note}</sup>` : ''}`;
       const discount = hasDiscount
         ? `<td class="num">${line.discount_percent > 0 ? `${formatPercent(line.discount_percent, 'ro')}<br>` : ''}${line.discount !== 0 ? `-${money(Math.abs(line.discount))}` : ''}</td>`
@@ -141,11 +162,13 @@ ${discount}
   return `<table class="lines">${head}<tbody>${rows}</tbody></table>`;
 }
 
-function breakdownTable(invoice: Invoice, labels: PrintLabels): string {
+function breakdownTable(invoice: Invoice, lines: readonly InvoiceLine[], labels: PrintLabels): string {
+  // Zero-rated (Z) supplies are taxed at 0%, not exempt: the 0% row says "exempt" only when one of its lines is.
+  const exempt = lines.some((l) => l.vat_rate === 0 && l.vat_category !== 'Z');
   const rows = invoice.vat_breakdown
     .map(
       (entry) => `<tr>
-<td>${invoice.reverse_charge ? `${labels.html('print.reverseCharge')}` : entry.vat_rate === 0 ? `0% (${labels.html('print.exempt')})` : formatPercent(entry.vat_rate, 'ro')}</td>
+<td>${invoice.reverse_charge ? `${labels.html('print.reverseCharge')}` : entry.vat_rate === 0 && exempt ? `0% (${labels.html('print.exempt')})` : formatPercent(entry.vat_rate, 'ro')}</td>
 <td class="num">${money(entry.net)}</td>
 <td class="num">${money(entry.vat)}</td>
 <td class="num">${money(entry.total)}</td>
@@ -206,7 +229,7 @@ function mentions(invoice: Invoice, labels: PrintLabels, footnotes: Map<string, 
     out.push(`<div class="box reverse-charge"><strong>${labels.html('print.reverseCharge')}</strong> — ${labels.html('print.reverseChargeLaw')}</div>`);
   }
   if (footnotes.size > 0) {
-    const items = [...footnotes.entries()].map(([reason, n]) => `<div><sup>${n}</sup> ${esc(reason)}</div>`).join('');
+    const items = [...footnotes.entries()].map(([ground, n]) => `<div><sup>${n}</sup> ${ground}</div>`).join('');
     out.push(`<div class="reasons"><strong>${labels.html('print.exemptionReasons')}:</strong>${items}</div>`);
   }
   const ref = (key: 'print.stornoOf' | 'print.stornoedBy' | 'print.convertedFrom', doc: DocumentRef | undefined, fallbackId: string | null) => {
@@ -233,7 +256,7 @@ export function renderInvoiceHtml(invoice: Invoice, sellerInput: Seller, options
   const lines = invoice.lines;
   if (!lines) throw new Error('renderInvoiceHtml needs the invoice with its lines (expand lines)');
   const labels = printLabels(invoice.language);
-  const footnotes = exemptionFootnotes(lines, invoice.reverse_charge);
+  const footnotes = exemptionFootnotes(lines, invoice.reverse_charge, labels);
   const isDraft = invoice.is_draft || invoice.status === 'draft';
   const title = labels.html(titleKey(invoice));
   const numberText = isDraft ? labels.text('print.draft') : (invoice.full_number ?? String(invoice.number ?? ''));
@@ -273,7 +296,7 @@ ${partyBlock(labels.html('print.buyer'), invoice.buyer, labels, 'buyer')}
 ${linesTable(invoice, lines, labels, footnotes)}
 <div class="bottom">
 <div class="left">
-${breakdownTable(invoice, labels)}
+${breakdownTable(invoice, lines, labels)}
 ${mentions(invoice, labels, footnotes, options)}
 </div>
 <div class="right">

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals } from '../../shared/invoice-math';
 import { toBani } from '../../shared/money';
@@ -10,8 +11,8 @@ import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, indicator, newClientFromCounter, scan, screenshot, sellAtCounter, startSaleWith } from './support/flows';
-import { seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
+import { eventually, indicator, newClientFromCounter, openInvoiceByNumber, scan, screenshot, sellAtCounter, startSaleWith } from './support/flows';
+import { postOk, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
  * The counter against the real service: the renderer in Chromium, the main-process services over a
@@ -236,10 +237,7 @@ describe('the counter', () => {
     const { page } = desktop;
     const number = await sellAtCounter(desktop, { entries: ['espressor'], client: 'Cafeneaua', payment: 'bank_order' });
     await syncNow();
-    await desktop.open('#/invoices');
-    await page.getByTestId('invoice-search').fill(number);
-    await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('1');
-    await page.getByTestId('vrow').first().click();
+    await openInvoiceByNumber(desktop, number);
     await page.getByTestId('detail-storno').click();
     await page.getByTestId('storno-dialog').waitFor();
     await page.getByTestId('dialog-confirm').click();
@@ -258,5 +256,149 @@ describe('the counter', () => {
     const storno = all.find((i) => i.full_number === stornoNumber)!;
     expect(storno.storno_of).toBe(original.id);
     expect(toBani(storno.totals.total)).toBe(-toBani(original.totals.total));
+  });
+
+  it('sells a 0% article as an intra-community supply (K): no exemption reason, the art. 294 mention printed and sent', async () => {
+    const { page } = desktop;
+    const K_MENTION = 'Scutit cu drept de deducere conform art. 294 alin. (2) lit. a) din Codul fiscal';
+    await postOk(server, '/products', { name: 'Rulmenți 6204 (livrare UE)', code: '5941234567968', price: 25, vat_rate: 0, price_includes_vat: true });
+    // The region is what e-Factura wants on the delivery address (BR-RO-211); the counter asks for it too.
+    await postOk(server, '/clients', { type: 'company', name: 'Musterfirma GmbH', cui: 'DE123456789', country: 'DE', address: 'Hauptstraße 1', city: 'Berlin', county: 'Berlin' });
+    await syncNow();
+    await desktop.open('#/counter');
+    await page.getByTestId('product-search').waitFor();
+    await scan(page, '5941234567968');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    // A 0% line starts exempt (E), asking for its reason; a line with VAT has no category at all.
+    const category = page.getByTestId('line-vat-category');
+    expect(await category.inputValue()).toBe('E');
+    expect(await category.locator('option').allTextContents()).toEqual(['Scutit (E)', 'Cotă zero (Z)', 'Livrare intracomunitară (K)', 'Export (G)']);
+    expect(await page.getByTestId('line-exemption').count()).toBe(1);
+    await scan(page, '5941234567913');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(2);
+    expect(await category.count()).toBe(1);
+    // A reason typed while the line was exempt is not sent once it is K: the category is its ground.
+    await page.getByTestId('line-exemption').fill('art. 292 alin. (2)');
+    await category.selectOption('K');
+    expect(await page.getByTestId('line-exemption').count()).toBe(0);
+    // Without a buyer in another member state F9 issues nothing and says what the supply needs.
+    await page.keyboard.press('F9');
+    await expect.poll(() => page.getByTestId('cart-problems').textContent()).toContain('O livrare intracomunitară (K) se face către un client din alt stat membru UE');
+    expect(await page.getByTestId('cart-problems').isVisible()).toBe(true);
+    expect(await page.getByTestId('issued-panel').count()).toBe(0);
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Musterfirma');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    // A foreign buyer's VAT number as given, not with an RO in front of its own prefix.
+    expect(await page.getByTestId('counter-client').textContent()).toContain('CUI: DE123456789');
+    expect(await page.getByTestId('cart-problems').count()).toBe(0);
+    await page.getByTestId('pay-bank_order').click();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+
+    await page.keyboard.press('Control+p');
+    const html = await eventually('printed K invoice', async () => {
+      const src = await page.getByTestId('print-frame').getAttribute('srcdoc').catch(() => null);
+      return src?.includes(number) ? src : null;
+    });
+    expect(html).toContain(K_MENTION);
+
+    await syncNow();
+    const onServer = (await serverInvoices()).find((i) => i.full_number === number)!;
+    const remote = await server.api('GET', `/invoices/${onServer.id}?expand[]=lines`);
+    type RemoteLine = { vat_rate: number; vat_category: string | null; vat_exemption_reason: string | null };
+    expect(remote.body.data.lines.map((l: RemoteLine) => [l.vat_rate, l.vat_category, l.vat_exemption_reason])).toEqual([[0, 'K', null], [21, null, null]]);
+
+    await openInvoiceByNumber(desktop, number);
+    await expect.poll(() => page.getByTestId('detail-line-vat-category').textContent()).toBe('Livrare intracomunitară (K)');
+  });
+
+  it('tells the cashier what an intra-community buyer lacks, and completes the client without leaving the sale', async () => {
+    const { page } = desktop;
+    await postOk(server, '/products', { name: 'Lagăre industriale (livrare UE)', code: '5941234568002', price: 40, vat_rate: 0, price_includes_vat: true });
+    const client = await postOk(server, '/clients', { type: 'company', name: 'Handelshaus Nord GmbH', cui: 'DE811569869', country: 'DE', address: 'Jungfernstieg 7', city: 'Hamburg' });
+    await syncNow();
+    await desktop.open('#/counter');
+    await page.getByTestId('product-search').waitFor();
+    await scan(page, '5941234568002');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    await page.getByTestId('line-vat-category').selectOption('K');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Handelshaus');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    // The client has no region: the service would refuse the invoice at e-Factura, so F9 refuses it now.
+    await page.keyboard.press('F9');
+    await expect.poll(() => page.getByTestId('cart-problems').textContent()).toBe('O livrare intracomunitară (K) cere regiunea din adresa clientului, în câmpul Județul (de ex. „Bayern”): modificați clientul (✎).');
+    expect(await page.getByTestId('issued-panel').count()).toBe(0);
+    await page.getByTestId('client-edit').click();
+    await page.getByTestId('client-form').waitFor();
+    expect(await page.getByTestId('client-name').inputValue()).toBe('Handelshaus Nord GmbH');
+    await page.getByTestId('client-county').fill('Hamburg');
+    await page.getByTestId('client-save').click();
+    await page.getByTestId('client-form').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('cart-problems').count()).toBe(0);
+    await page.getByTestId('pay-bank_order').click();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    await syncNow();
+    const remote = await server.api('GET', `/clients/${client.id}`);
+    expect(remote.body.data).toMatchObject({ county: 'Hamburg', country: 'DE' });
+    expect((await serverInvoices()).find((i) => i.full_number === number)?.client_id).toBe(client.id);
+  });
+
+  it('keeps every line\'s total and remove button on a 1280×800 screen, with a long name, a 0% line and a discount', async () => {
+    const { page } = desktop;
+    await postOk(server, '/products', { name: 'Set cadou cafea de specialitate Etiopia Yirgacheffe boabe 1 kg cu râșniță manuală ceramică și două căni', code: '5941234567982', price: 349.9, vat_rate: 21, price_includes_vat: true });
+    await postOk(server, '/products', { name: 'Manual de barista (carte, scutit)', code: '5941234567999', price: 79, vat_rate: 0, price_includes_vat: true });
+    await syncNow();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    try {
+      await desktop.open('#/counter');
+      await page.getByTestId('product-search').waitFor();
+      for (const [i, code] of ['5941234567999', '5941234567982', '5941234567913'].entries()) {
+        await scan(page, code);
+        await expect.poll(() => page.getByTestId('cart-line').count()).toBe(i + 1);
+      }
+      await page.getByTestId('line-quantity').nth(1).fill('40');
+      await page.getByTestId('line-quantity').nth(1).press('Enter');
+      await page.keyboard.press('F6');
+      await page.keyboard.type('15');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('line-discount').nth(2).inputValue()).toBe('15');
+      await page.getByTestId('line-exemption').fill('art. 292 alin. (2) lit. a) pct. 14');
+
+      const container = page.locator('.lines-card .scroll');
+      const box = (await container.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(1280);
+      // Nothing to scroll sideways: the table is as wide as its card.
+      expect(await container.evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+      const inside = async (what: string, locator: Locator) => {
+        const b = await locator.boundingBox();
+        expect(b, what).not.toBeNull();
+        expect(b!.x, what).toBeGreaterThanOrEqual(box.x);
+        expect(b!.x + b!.width, `${what}: right edge ${b!.x + b!.width} past ${box.x + box.width}`).toBeLessThanOrEqual(box.x + box.width);
+      };
+      const lines = page.getByTestId('cart-line');
+      for (let i = 0; i < 3; i++) {
+        await inside(`line ${i + 1} total`, lines.nth(i).getByTestId('line-total'));
+        await inside(`line ${i + 1} remove`, lines.nth(i).getByTestId('line-remove'));
+      }
+      // The 0% line's own row: its category and reason stay usable inside the card.
+      await inside('VAT category', page.getByTestId('line-vat-category'));
+      await inside('exemption reason', page.getByTestId('line-exemption'));
+      expect(await page.getByTestId('line-exemption').inputValue()).toBe('art. 292 alin. (2) lit. a) pct. 14');
+      // A long name takes two lines at most, the whole of it in the tooltip.
+      const name = lines.nth(1).locator('.desc .name');
+      expect(await name.getAttribute('title')).toContain('două căni');
+      expect(await name.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight))).toBeLessThanOrEqual(2.05);
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 820 });
+    }
   });
 });

@@ -138,6 +138,41 @@ describe('invoice PDF', () => {
     expect(flat).toContain(`Echivalent în lei / Equivalent in RON ${formatBani(Math.round(480_000 * 4.9772), 'ro')} lei`);
   });
 
+  it('prints the legal mention of an intra-community supply and of an export, none for a zero-rated line', async () => {
+    const K = 'Scutit cu drept de deducere conform art. 294 alin. (2) lit. a) din Codul fiscal';
+    const G = 'Scutit cu drept de deducere conform art. 294 alin. (1) lit. a) din Codul fiscal';
+    const invoice = makeInvoice([
+      { description: 'Rulmenți livrați în Germania', quantity: 10, price: 25, vat_rate: 0, vat_category: 'K', vat_exemption_reason: 'not printed' },
+      { description: 'Piese exportate în Elveția', quantity: 2, price: 100, vat_rate: 0, vat_category: 'G' },
+      { description: 'Rulmenți, a doua livrare', quantity: 4, price: 25, vat_rate: 0, vat_category: 'K' },
+      { description: 'Carte: Istoria cafelei', quantity: 1, price: 59, vat_rate: 0, vat_exemption_reason: 'Scutit cf. art. 292 alin. (2) lit. a) Cod fiscal' },
+      { description: 'Ambalaj', quantity: 1, price: 10, vat_rate: 21 },
+    ]);
+    const html = renderInvoiceHtml(invoice, SELLER);
+    expect(html).toContain(K);
+    expect(html).not.toContain('not printed');
+    const { flat } = await toPdf(html, 'factura-intracomunitar-export');
+    // One footnote per ground, in the order the lines first name it; both K lines point to the first.
+    expect(flat).toContain(`Temeiul scutirii de TVA: 1 ${K} 2 ${G} 3 Scutit cf. art. 292 alin. (2) lit. a) Cod fiscal`);
+    expect(flat).toContain('Rulmenți livrați în Germania buc 10 25,00 250,00 0%1 0,00');
+    expect(flat).toContain('Piese exportate în Elveția buc 2 100,00 200,00 0%2 0,00');
+    expect(flat).toContain('Rulmenți, a doua livrare buc 4 25,00 100,00 0%1 0,00');
+    expect(flat).toContain('Carte: Istoria cafelei buc 1 59,00 59,00 0%3 0,00');
+    expect(flat).toContain(`0% (Scutit de TVA) ${lei(609)} 0,00 ${lei(609)}`);
+
+    // Zero-rated: taxed at 0%, neither exempt nor footnoted.
+    const zero = makeInvoice([{ description: 'Mostre gratuite', quantity: 1, price: 40, vat_rate: 0, vat_category: 'Z', vat_exemption_reason: 'not printed' }]);
+    const z = await toPdf(renderInvoiceHtml(zero, SELLER));
+    expect(z.flat).not.toContain('Temeiul scutirii');
+    expect(z.flat).not.toContain('Scutit');
+    expect(z.flat).not.toContain('not printed');
+    expect(z.flat).toContain(`0% ${lei(40)} 0,00 ${lei(40)}`);
+
+    // A bilingual invoice adds the English mention beside the Romanian one.
+    const en = makeInvoice([{ description: 'Bearings', quantity: 1, price: 25, vat_rate: 0, vat_category: 'K' }], { language: 'en' });
+    expect((await toPdf(renderInvoiceHtml(en, SELLER))).flat).toContain(`${K} / Exempt with right of deduction under art. 294 (2) a) of the Romanian Fiscal Code`);
+  });
+
   it('prints VAT in lei for a foreign-currency invoice with VAT', async () => {
     const invoice = makeInvoice([{ description: 'Consultanță', quantity: 1, price: 1000, vat_rate: 21 }], { currency: 'EUR', exchange_rate: 5.0861 });
     const { flat } = await toPdf(renderInvoiceHtml(invoice, SELLER));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeTotals } from '../../shared/invoice-math';
-import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, netUnitPrice, type Cart, type CartAction, type CartProduct } from '../../renderer/counter/cart';
+import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, netUnitPrice, type Cart, type CartAction, type CartClient, type CartProduct } from '../../renderer/counter/cart';
 import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../renderer/counter/scanner';
 import { formatBani, formatMoney, formatQuantity, formatScaled, parseAmountInput, parsePercentInput, parseQuantityInput } from '../../renderer/lib/format';
 import { parseHash, routeHash } from '../../renderer/app/router';
@@ -67,22 +67,75 @@ describe('counter cart', () => {
   it('sends the lines in the contract shape: bani prices, wire quantities and percents', () => {
     const cart = run([{ type: 'addProduct', product: coffee, quantity_milli: 1500 }, { type: 'setDiscount', index: 0, discount_bp: 1250 }]);
     expect(cartItems(cart)).toEqual([
-      { product_id: 'prd_1', description: 'Cafea', quantity: 1.5, unit: 'buc', unit_code: 'H87', unit_price_bani: 4990, vat_rate: 11, discount_percent: 12.5, vat_exemption_reason: null },
+      { product_id: 'prd_1', description: 'Cafea', quantity: 1.5, unit: 'buc', unit_code: 'H87', unit_price_bani: 4990, vat_rate: 11, discount_percent: 12.5, vat_exemption_reason: null, vat_category: null },
     ]);
+  });
+
+  it('gives a 0% line a VAT category, never a line with VAT; only an exempt line needs and sends its reason', () => {
+    const client = { id: 'cli_1', name: 'Musterfirma GmbH', cui: 'DE123456789', vat_payer: true, country: 'DE', county: 'Berlin' };
+    let cart = run([
+      { type: 'addFree', description: 'Rulmenți', unit_price_bani: 2500, vat_rate_bp: 0 },
+      { type: 'addProduct', product: coffee },
+      { type: 'setClient', client },
+    ]);
+    expect(cartProblems(cart)).toEqual(['exemption_missing']);
+    cart = run([{ type: 'setExemption', index: 0, reason: 'art. 292' }, { type: 'setVatCategory', index: 0, category: 'K' }, { type: 'setVatCategory', index: 1, category: 'K' }], cart);
+    expect(cart.lines.map((l) => l.vat_category)).toEqual(['K', null]);
+    expect(cartItems(cart).map((l) => [l.vat_category, l.vat_exemption_reason])).toEqual([['K', null], [null, null]]);
+    // Back to exempt: the reason typed before is still there, and is sent again.
+    cart = cartReducer(cart, { type: 'setVatCategory', index: 0, category: 'E' });
+    expect(cartItems(cart)[0]).toMatchObject({ vat_category: 'E', vat_exemption_reason: 'art. 292' });
+    // A K, G or Z line issues without a reason: its category is its ground.
+    for (const category of ['K', 'G', 'Z'] as const) {
+      const without = run([{ type: 'setExemption', index: 0, reason: null }, { type: 'setVatCategory', index: 0, category }], cart);
+      expect(cartProblems(without)).toEqual([]);
+    }
+    expect(cartProblems(run([{ type: 'setExemption', index: 0, reason: null }, { type: 'setVatCategory', index: 0, category: null }], cart))).toEqual(['exemption_missing']);
+    // What the counter sends passes the contract, which refuses a category on a line with VAT.
+    const lines = cartItems(run([{ type: 'setVatCategory', index: 0, category: 'G' }], cart));
+    expect(contract['invoices.saveDraft'].input.safeParse({ lines }).success).toBe(true);
+    const wrong = contract['invoices.saveDraft'].input.safeParse({ lines: [lines[0], { ...lines[1], vat_category: 'K' }] });
+    expect(wrong.error?.issues.map((i) => i.path.join('.'))).toEqual(['lines.1.vat_category']);
   });
 
   it('says what blocks issuing: no lines, no buyer, a 0% line without its reason', () => {
     expect(cartProblems(emptyCart())).toEqual(['no_lines', 'client_required']);
     const zero = run([{ type: 'addFree', description: 'Carte', unit_price_bani: 5900, vat_rate_bp: 0 }, { type: 'setPayment', payment_method: 'bank_order' }]);
     expect(cartProblems(zero)).toEqual(['client_required', 'exemption_missing']);
-    const fixed = run([{ type: 'setExemption', index: 0, reason: 'art. 292' }, { type: 'setClient', client: { id: 'cli_1', name: 'X SRL', cui: '14399840', vat_payer: true } }], zero);
+    const fixed = run([{ type: 'setExemption', index: 0, reason: 'art. 292' }, { type: 'setClient', client: { id: 'cli_1', name: 'X SRL', cui: '14399840', vat_payer: true, country: 'RO', county: 'Cluj' } }], zero);
     expect(cartProblems(fixed)).toEqual([]);
   });
 
+  it('asks an intra-community supply (K) for a buyer in another member state, with its VAT id and region', () => {
+    const k = run([
+      { type: 'addFree', description: 'Rulmenți', unit_price_bani: 2500, vat_rate_bp: 0 },
+      { type: 'setVatCategory', index: 0, category: 'K' },
+      { type: 'addProduct', product: coffee },
+    ]);
+    const withClient = (client: Partial<CartClient>) =>
+      cartProblems(cartReducer(k, { type: 'setClient', client: { id: 'cli_1', name: 'Firma', cui: null, vat_payer: false, country: 'RO', county: null, ...client } }));
+    expect(cartProblems(k)).toEqual(['client_required', 'intra_community_buyer']);
+    expect(withClient({ cui: '14399840', vat_payer: true, county: 'Cluj' })).toEqual(['intra_community_buyer']);
+    expect(withClient({ cui: 'NO999999999MVA', country: 'NO', county: 'Oslo' })).toEqual(['intra_community_buyer']);
+    expect(withClient({ country: 'DE', county: 'Bayern' })).toEqual(['intra_community_vat_id']);
+    expect(withClient({ cui: 'DE123456789', country: 'DE' })).toEqual(['intra_community_region']);
+    expect(withClient({ cui: 'DE123456789', country: 'DE', county: '  ' })).toEqual(['intra_community_region']);
+    expect(withClient({ cui: 'DE123456789', country: 'DE', county: 'Bayern' })).toEqual([]);
+    // A bare number is a VAT id only for a buyer registered for VAT, whose prefix the service adds (EL for Greece).
+    expect(withClient({ cui: '123456789', country: 'DE', county: 'Bayern' })).toEqual(['intra_community_vat_id']);
+    expect(withClient({ cui: '123456789', vat_payer: true, country: 'gr', county: 'Attiki' })).toEqual([]);
+    // Under reverse charge the line is AE, not K; an export (G) or a zero-rated line (Z) asks nothing of the buyer.
+    const romanian = { type: 'setClient', client: { id: 'cli_2', name: 'X SRL', cui: '14399840', vat_payer: true, country: 'RO', county: 'Cluj' } } as const;
+    expect(cartProblems(run([romanian, { type: 'setReverseCharge', value: true }], k))).toEqual([]);
+    for (const category of ['G', 'Z'] as const) {
+      expect(cartProblems(run([romanian, { type: 'setVatCategory', index: 0, category }], k))).toEqual([]);
+    }
+  });
+
   it('drops reverse charge when the buyer is not a VAT payer', () => {
-    let cart = run([{ type: 'setClient', client: { id: 'c', name: 'A', cui: '1', vat_payer: true } }, { type: 'setReverseCharge', value: true }]);
+    let cart = run([{ type: 'setClient', client: { id: 'c', name: 'A', cui: '1', vat_payer: true, country: 'RO', county: null } }, { type: 'setReverseCharge', value: true }]);
     expect(cart.reverse_charge).toBe(true);
-    cart = cartReducer(cart, { type: 'setClient', client: { id: 'p', name: 'Ion', cui: null, vat_payer: false } });
+    cart = cartReducer(cart, { type: 'setClient', client: { id: 'p', name: 'Ion', cui: null, vat_payer: false, country: 'RO', county: null } });
     expect(cart.reverse_charge).toBe(false);
   });
 });

@@ -5,6 +5,9 @@ import { SuggestionList } from '../../components/SuggestionList';
 import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import type { CartClient } from '../../counter/cart';
+import { taxCodeAsWritten } from '../../../shared/ro/cui';
+import { describeError } from '../../lib/errors';
+import { useToast } from '../../components/Toasts';
 
 export interface ClientPickerHandle {
   focus(): void;
@@ -12,7 +15,7 @@ export interface ClientPickerHandle {
 }
 
 export function toCartClient(c: ClientView): CartClient {
-  return { id: c.id, name: c.name, cui: c.cui, vat_payer: c.vat_payer };
+  return { id: c.id, name: c.name, cui: c.cui, vat_payer: c.vat_payer, country: c.country, county: c.county };
 }
 
 /**
@@ -22,12 +25,15 @@ export function toCartClient(c: ClientView): CartClient {
 export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void }>(
   function ClientPicker(props, ref) {
     const t = useT();
+    const toast = useToast();
     const input = useRef<HTMLInputElement>(null);
     const [text, setText] = useState('');
     const [open, setOpen] = useState(false);
     const [active, setActive] = useState(0);
-    const [creating, setCreating] = useState(false);
-    useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), createNew: () => setCreating(true) }), []);
+    /** The client form, open: `client` null makes a new one from what was typed, else edits that one. */
+    const [form, setForm] = useState<{ client: ClientView | null } | null>(null);
+    const createNew = () => setForm({ client: null });
+    useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), createNew }), []);
     const query = text.trim().replace(/^ro(?=\d)/i, '');
     const { data, isPlaceholderData } = useIpcQuery('clients.list', { search: query, limit: 8, offset: 0 }, { enabled: open && query.length > 0, keepPrevious: true });
     const options = query.length > 0 ? (data?.items ?? []) : [];
@@ -41,7 +47,20 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
       const current = !isPlaceholderData && data ? options : (await callIpc('clients.list', { search: query, limit: 8, offset: 0 })).items;
       const chosen = current[!isPlaceholderData && data ? active : 0];
       if (chosen) pick(chosen);
-      else if (query) setCreating(true);
+      else if (query) createNew();
+    };
+
+    /**
+     * The buyer's record opened from the counter: what an invoice needs of it (an intra-community
+     * buyer's VAT id or region) is completed without leaving the sale, and the cart takes the saved
+     * client back.
+     */
+    const edit = async (id: string) => {
+      try {
+        setForm({ client: await callIpc('clients.get', { id }) });
+      } catch (error) {
+        toast(describeError(error, t), 'bad');
+      }
     };
 
     const pick = (c: ClientView) => {
@@ -57,7 +76,7 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
           <strong>{t('counter.client')}</strong>
           <kbd>F3</kbd>
           <span className="spacer" />
-          <button type="button" className="btn small ghost" data-testid="client-new" onClick={() => setCreating(true)}>
+          <button type="button" className="btn small ghost" data-testid="client-new" onClick={createNew}>
             + {t('counter.newClient')} <kbd>F7</kbd>
           </button>
         </div>
@@ -65,8 +84,13 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
           <div className="row" style={{ marginTop: 6 }} data-testid="counter-client">
             <div className="grow">
               <div className="name">{props.client.name}</div>
-              <div className="muted small">{props.client.cui ? `${t('clients.cui')}: ${props.client.vat_payer ? 'RO' : ''}${props.client.cui}` : t('counter.person')}</div>
+              <div className="muted small">{props.client.cui ? `${t('clients.cui')}: ${taxCodeAsWritten(props.client.cui, props.client.vat_payer, props.client.country)}` : t('counter.person')}</div>
             </div>
+            {props.client.id ? (
+              <button type="button" className="btn ghost" data-testid="client-edit" aria-label={t('clients.edit')} title={t('clients.edit')} onClick={() => void edit(props.client!.id!)}>
+                ✎
+              </button>
+            ) : null}
             <button type="button" className="btn ghost" aria-label={t('counter.removeClient')} title={t('counter.removeClient')} onClick={() => props.onPick(null)}>
               ✕
             </button>
@@ -112,23 +136,23 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
               {(c) => (
                 <>
                   <span>{c.name}</span>
-                  <span className="code">{c.cui ? `${c.vat_payer ? 'RO' : ''}${c.cui}` : ''}</span>
+                  <span className="code">{taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? ''}</span>
                   <span className="muted small">{c.city ?? ''}</span>
                 </>
               )}
             </SuggestionList>
           ) : null}
         </div>
-        {creating ? (
+        {form ? (
           <ClientFormModal
-            client={null}
-            presetName={text}
+            client={form.client}
+            {...(form.client ? {} : { presetName: text })}
             onClose={() => {
-              setCreating(false);
+              setForm(null);
               props.onDone();
             }}
             onSaved={(c) => {
-              setCreating(false);
+              setForm(null);
               pick(c);
             }}
           />

@@ -13,7 +13,7 @@ import { describeError, errorOf } from '../../lib/errors';
 import { formatBani, formatMoney, formatScaled } from '../../lib/format';
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
-import { ClientPicker, type ClientPickerHandle } from './ClientPicker';
+import { ClientPicker, toCartClient, type ClientPickerHandle } from './ClientPicker';
 import { LinesTable } from './LinesTable';
 import { ProductSearch, type ProductSearchHandle } from './ProductSearch';
 
@@ -29,6 +29,9 @@ const PROBLEM_KEYS: Record<CartProblem, MessageKey> = {
   no_lines: 'counter.problem.no_lines',
   client_required: 'counter.problem.client_required',
   exemption_missing: 'counter.problem.exemption_missing',
+  intra_community_buyer: 'counter.problem.intra_community_buyer',
+  intra_community_vat_id: 'counter.problem.intra_community_vat_id',
+  intra_community_region: 'counter.problem.intra_community_region',
 };
 
 function pickSeries(series: readonly SeriesView[], settings: Settings | undefined): SeriesView | undefined {
@@ -56,6 +59,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const [attempted, setAttempted] = useState(false);
   const search = useRef<ProductSearchHandle>(null);
   const clientPicker = useRef<ClientPickerHandle>(null);
+  const problemsBox = useRef<HTMLDivElement>(null);
   const seriesQuery = useIpcQuery('series.list', undefined);
   const syncStatus = useIpcQuery('sync.status', undefined);
   const issue = useIpcMutation('invoices.issue');
@@ -86,8 +90,9 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             vat_rate_bp: percentToBp(l.vat_rate),
             discount_bp: percentToBp(l.discount_percent),
             vat_exemption_reason: l.vat_exemption_reason,
+            vat_category: l.vat_category,
           })),
-          client: client ? { id: client.id, name: client.name, cui: client.cui, vat_payer: client.vat_payer } : null,
+          client: client ? toCartClient(client) : null,
           payment_method: draft.payment_method,
           reverse_charge: draft.reverse_charge,
           observations: draft.observations ?? '',
@@ -128,7 +133,12 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
 
   async function doIssue(): Promise<void> {
     setAttempted(true);
-    if (problems.length > 0 || issue.isPending || issueDraft.isPending) return;
+    if (problems.length > 0) {
+      // On a 768- or 800-pixel screen the panel scrolls: what blocks issuing must come into sight.
+      setTimeout(() => problemsBox.current?.scrollIntoView({ block: 'nearest' }), 0);
+      return;
+    }
+    if (issue.isPending || issueDraft.isPending) return;
     if (!series) {
       toast(t('counter.noSeries'), 'bad');
       return;
@@ -354,8 +364,13 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                 <td className="num" data-testid="total-vat">{formatBani(totals.vat_bani, language)}</td>
               </tr>
               <tr className="grand">
-                <td>{t('counter.total')}</td>
-                <td className="num" data-testid="total-grand">{formatMoney(totals.total_bani, 'RON', language)}</td>
+                {/* One cell: the big amount must not set the width of the amounts column above it. */}
+                <td colSpan={2}>
+                  <div className="grand-row">
+                    <span className="label">{t('counter.total')}</span>
+                    <span className="amount num" data-testid="total-grand">{formatMoney(totals.total_bani, 'RON', language)}</span>
+                  </div>
+                </td>
               </tr>
             </tbody>
           </table>
@@ -400,7 +415,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           {!online && syncStatus.data ? <div className="banner info small">{t('counter.offlineNote')}</div> : null}
           {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
           {attempted && problems.length > 0 ? (
-            <div className="banner bad small" data-testid="cart-problems">
+            <div ref={problemsBox} className="banner bad small col" data-testid="cart-problems">
               {problems.map((p) => (
                 <div key={p}>{t(PROBLEM_KEYS[p])}</div>
               ))}

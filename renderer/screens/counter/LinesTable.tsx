@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { LineAmounts } from '../../../shared/invoice-math';
+import { LINE_VAT_CATEGORIES } from '../../../shared/schemas/invoice';
 import { useI18n } from '../../i18n/I18nProvider';
 import { formatBani, formatScaled, parsePercentInput, parseQuantityInput } from '../../lib/format';
 import type { CartAction, CartLine } from '../../counter/cart';
@@ -98,7 +99,7 @@ export function LinesTable(props: {
           <th>#</th>
           <th>{t('counter.col.product')}</th>
           <th className="num">{t('counter.col.quantity')}</th>
-          <th className="num">{t('counter.col.price')}</th>
+          <th className="num price">{t('counter.col.price')}</th>
           <th className="num">{t('counter.col.discount')}</th>
           <th className="num">{t('counter.col.vat')}</th>
           <th className="num">{t('counter.col.total')}</th>
@@ -109,68 +110,98 @@ export function LinesTable(props: {
         {props.lines.map((line, index) => {
           const a = props.amounts[index];
           const selected = index === props.selected;
+          const select = () => props.dispatch({ type: 'select', index });
+          // Under reverse charge every line is AE: neither a category nor an exemption applies.
+          const zeroRate = line.vat_rate_bp === 0 && !props.reverseCharge;
           return (
-            <tr key={line.key} className={selected ? 'selected' : ''} data-testid="cart-line" onClick={() => props.dispatch({ type: 'select', index })}>
-              <td className="idx">{index + 1}</td>
-              <td className="desc">
-                {line.description}
-                <span className="code">
-                  {line.code ?? ''}
-                  {line.vat_rate_bp === 0 && !props.reverseCharge ? (
-                    <>
-                      {' · '}
-                      <input
-                        className="input"
-                        style={{ width: 240, textAlign: 'left' }}
-                        data-testid="line-exemption"
-                        placeholder={t('counter.exemptionReason')}
-                        value={line.vat_exemption_reason ?? ''}
-                        onChange={(e) => props.dispatch({ type: 'setExemption', index, reason: e.target.value || null })}
-                      />
-                    </>
-                  ) : null}
-                </span>
-              </td>
-              <td className="num">
-                <NumberCell
-                  value={formatScaled(line.quantity_milli, 3, language, 0)}
-                  parse={(text) => {
-                    const milli = parseQuantityInput(text);
-                    return milli !== null && milli > 0 ? milli : null;
-                  }}
-                  onCommit={(milli) => props.dispatch({ type: 'setQuantity', index, quantity_milli: milli })}
-                  onDone={props.onDone}
-                  testId="line-quantity"
-                  label={t('counter.col.quantity')}
-                />{' '}
-                <span className="muted small">{line.unit}</span>
-              </td>
-              <td className="num">{formatBani(line.unit_price_bani, language)}</td>
-              <td className="num">
-                <NumberCell
-                  value={formatScaled(line.discount_bp, 2, language, 0)}
-                  parse={parsePercentInput}
-                  onCommit={(bp) => props.dispatch({ type: 'setDiscount', index, discount_bp: bp })}
-                  onDone={props.onDone}
-                  testId="line-discount"
-                  label={t('counter.col.discount')}
-                  narrow
-                />
-                %
-              </td>
-              <td className="num">
-                {props.reverseCharge ? 'TI' : `${formatScaled(line.vat_rate_bp, 2, language, 0)}%`}
-                <div className="muted small">{a ? formatBani(a.vat_bani, language) : ''}</div>
-              </td>
-              <td className="num" data-testid="line-total">
-                <strong>{a ? formatBani(a.total_bani, language) : ''}</strong>
-              </td>
-              <td>
-                <button type="button" className="btn ghost" aria-label={t('counter.removeLine')} title={t('counter.removeLine')} onClick={() => props.dispatch({ type: 'remove', index })}>
-                  ✕
-                </button>
-              </td>
-            </tr>
+            <Fragment key={line.key}>
+              <tr className={`${selected ? 'selected' : ''}${zeroRate ? ' has-zero-rate' : ''}`} data-testid="cart-line" onClick={select}>
+                <td className="idx">{index + 1}</td>
+                <td className="desc">
+                  {/* Two lines at most, so a long catalogue name cannot push the amounts off a 1280-pixel screen. */}
+                  <span className="name" title={line.description}>
+                    {line.description}
+                  </span>
+                  <span className="code">{line.code ?? ''}</span>
+                </td>
+                <td className="num">
+                  <NumberCell
+                    value={formatScaled(line.quantity_milli, 3, language, 0)}
+                    parse={(text) => {
+                      const milli = parseQuantityInput(text);
+                      return milli !== null && milli > 0 ? milli : null;
+                    }}
+                    onCommit={(milli) => props.dispatch({ type: 'setQuantity', index, quantity_milli: milli })}
+                    onDone={props.onDone}
+                    testId="line-quantity"
+                    label={t('counter.col.quantity')}
+                  />{' '}
+                  <span className="muted small">{line.unit}</span>
+                </td>
+                <td className="num">{formatBani(line.unit_price_bani, language)}</td>
+                <td className="num">
+                  <NumberCell
+                    value={formatScaled(line.discount_bp, 2, language, 0)}
+                    parse={parsePercentInput}
+                    onCommit={(bp) => props.dispatch({ type: 'setDiscount', index, discount_bp: bp })}
+                    onDone={props.onDone}
+                    testId="line-discount"
+                    label={t('counter.col.discount')}
+                    narrow
+                  />
+                  %
+                </td>
+                <td className="num">
+                  {props.reverseCharge ? 'TI' : `${formatScaled(line.vat_rate_bp, 2, language, 0)}%`}
+                  <div className="muted small">{a ? formatBani(a.vat_bani, language) : ''}</div>
+                </td>
+                <td className="num" data-testid="line-total">
+                  <strong>{a ? formatBani(a.total_bani, language) : ''}</strong>
+                </td>
+                <td>
+                  <button type="button" className="btn ghost" data-testid="line-remove" aria-label={t('counter.removeLine')} title={t('counter.removeLine')} onClick={() => props.dispatch({ type: 'remove', index })}>
+                    ✕
+                  </button>
+                </td>
+              </tr>
+              {zeroRate ? (
+                // A row of its own across the line: in the product cell the select and the reason would
+                // widen the table past the amounts on a 1280-pixel window.
+                <tr className={`zero-rate${selected ? ' selected' : ''}`} onClick={select}>
+                  <td />
+                  <td colSpan={7}>
+                    <div className="zero-rate-controls">
+                      <select
+                        data-testid="line-vat-category"
+                        aria-label={t('counter.vatCategory')}
+                        title={t('counter.vatCategory')}
+                        value={line.vat_category ?? 'E'}
+                        onChange={(e) => {
+                          const category = LINE_VAT_CATEGORIES.find((c) => c === e.target.value) ?? null;
+                          props.dispatch({ type: 'setVatCategory', index, category });
+                        }}
+                      >
+                        {LINE_VAT_CATEGORIES.map((c) => (
+                          <option key={c} value={c}>
+                            {t(`counter.vatCategory.${c}`)}
+                          </option>
+                        ))}
+                      </select>
+                      {(line.vat_category ?? 'E') === 'E' ? (
+                        <input
+                          className="input"
+                          data-testid="line-exemption"
+                          placeholder={t('counter.exemptionReason')}
+                          aria-label={t('counter.exemptionReason')}
+                          value={line.vat_exemption_reason ?? ''}
+                          onChange={(e) => props.dispatch({ type: 'setExemption', index, reason: e.target.value || null })}
+                        />
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
           );
         })}
       </tbody>

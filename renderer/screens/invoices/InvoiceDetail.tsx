@@ -12,6 +12,7 @@ import { todayInBucharest } from '../../../shared/dates';
 import { formatBani, formatDate, formatMoney, formatPercent, formatQuantity, formatTimestamp, parseAmountInput } from '../../lib/format';
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
+import { taxCodeAsWritten } from '../../../shared/ro/cui';
 
 type Dialog = null | 'issue' | 'storno' | 'discard' | 'receipt' | 'payment' | 'convert' | 'spv';
 
@@ -110,7 +111,7 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                 {invoice.buyer?.cui ? (
                   <>
                     <dt>{t('clients.cui')}</dt>
-                    <dd>{`${invoice.buyer.vat_payer && invoice.buyer.country === 'RO' ? 'RO' : ''}${invoice.buyer.cui}`}</dd>
+                    <dd>{taxCodeAsWritten(invoice.buyer.cui, invoice.buyer.vat_payer, invoice.buyer.country)}</dd>
                   </>
                 ) : null}
                 {invoice.buyer?.reg_com ? (
@@ -151,6 +152,11 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                     <td className="muted">{l.position}</td>
                     <td>
                       {l.description}
+                      {l.vat_category && l.vat_category !== 'E' && !invoice.reverse_charge ? (
+                        <div className="muted small" data-testid="detail-line-vat-category">
+                          {t(`counter.vatCategory.${l.vat_category}`)}
+                        </div>
+                      ) : null}
                       {l.vat_exemption_reason ? <div className="muted small">{l.vat_exemption_reason}</div> : null}
                     </td>
                     <td className="num">

@@ -1,6 +1,6 @@
 import { fromBani, mulDivRound } from '../../../shared/money';
 import { computeTotals, fromMilli, percentToBp, toMilli } from '../../../shared/invoice-math';
-import type { Invoice, InvoiceLine } from '../../../shared/schemas/invoice';
+import type { Invoice, InvoiceLine, LineVatCategory } from '../../../shared/schemas/invoice';
 import type { Receipt } from '../../../shared/schemas/receipt';
 import type { Seller } from '../../../renderer/print/seller';
 
@@ -28,6 +28,7 @@ export interface LineSpec {
   unit?: string;
   discount_percent?: number;
   vat_exemption_reason?: string;
+  vat_category?: LineVatCategory;
 }
 
 export function makeInvoice(specs: LineSpec[], overrides: Partial<Invoice> = {}): Invoice {
@@ -54,6 +55,8 @@ export function makeInvoice(specs: LineSpec[], overrides: Partial<Invoice> = {})
       vat_rate: reverse ? 0 : s.vat_rate,
       discount_percent: s.discount_percent ?? 0,
       vat_exemption_reason: s.vat_exemption_reason ?? null,
+      // As the service answers: a 0% line's category, E when none was given; none above 0%.
+      vat_category: s.vat_rate === 0 ? (s.vat_category ?? 'E') : null,
       discount: fromBani(a.discount_bani),
       net: fromBani(a.net_bani),
       vat: fromBani(a.vat_bani),
