@@ -48,6 +48,21 @@ export interface LineInput {
   vat_rate_bp: number;
   /** Percent discount on the line, in basis points, 0..10000. */
   discount_bp?: number;
+  /** Why a 0% line carries no VAT (see {@link lineVatCategory}); ignored on a line with VAT. */
+  vat_category?: LineVatCategory | null | undefined;
+}
+
+/**
+ * Why a 0% line carries no VAT, as e-Factura says it (UNCL 5305): `E` exempt (art. 292 Cod fiscal),
+ * `Z` zero-rated, `K` intra-community supply of goods (art. 294 alin. (2)), `G` export outside the EU
+ * (art. 294 alin. (1)). Absent on a 0% line means `E`, what every 0% line was before the member existed.
+ */
+export const LINE_VAT_CATEGORIES = ['E', 'Z', 'K', 'G'] as const;
+export type LineVatCategory = (typeof LINE_VAT_CATEGORIES)[number];
+
+/** A line's category in effect: on a 0% line the one it states, `E` when it states none; none on a line with VAT. */
+export function lineVatCategory(vatRateBp: number, stated: LineVatCategory | null | undefined): LineVatCategory | null {
+  return vatRateBp === 0 ? (stated ?? 'E') : null;
 }
 
 export interface LineAmounts {
@@ -94,6 +109,8 @@ export function computeLine(line: LineInput): LineAmounts {
 
 export interface VatBreakdownEntry {
   vat_rate_bp: number;
+  /** On a 0% entry, which kind of 0% (each exemption is its own base on the invoice); null on a rate above 0 and under reverse charge. */
+  vat_category: LineVatCategory | null;
   net_bani: Bani;
   vat_bani: Bani;
   total_bani: Bani;
@@ -105,7 +122,11 @@ export interface InvoiceTotals {
   net_bani: Bani;
   vat_bani: Bani;
   total_bani: Bani;
-  /** One entry per VAT rate present on the lines, highest rate first. */
+  /**
+   * One entry per VAT rate present on the lines, highest rate first; 0% lines one entry per category
+   * (E, Z, K, G in that order): art. 319 (20) l Cod fiscal asks for the base of each rate and each
+   * exemption. Under reverse charge a single 0% entry without category.
+   */
   breakdown: VatBreakdownEntry[];
   /** The amounts of each input line, in input order (VAT already zeroed under reverse charge). */
   lines: LineAmounts[];
@@ -127,7 +148,7 @@ export interface TotalsOptions {
  */
 export function computeTotals(lines: readonly LineInput[], options: TotalsOptions = {}): InvoiceTotals {
   const reverseCharge = options.reverse_charge === true;
-  const byRate = new Map<number, VatBreakdownEntry>();
+  const groups = new Map<string, VatBreakdownEntry>();
   const amounts: LineAmounts[] = [];
   let gross = 0;
   let discount = 0;
@@ -142,13 +163,17 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     net = addBani(net, computed.net_bani);
     vat = addBani(vat, computed.vat_bani);
     const rate = reverseCharge ? 0 : line.vat_rate_bp;
-    const entry = byRate.get(rate) ?? { vat_rate_bp: rate, net_bani: 0, vat_bani: 0, total_bani: 0 };
+    const category = reverseCharge ? null : lineVatCategory(rate, line.vat_category);
+    const key = `${rate}:${category ?? ''}`;
+    const entry = groups.get(key) ?? { vat_rate_bp: rate, vat_category: category, net_bani: 0, vat_bani: 0, total_bani: 0 };
     entry.net_bani = addBani(entry.net_bani, computed.net_bani);
     entry.vat_bani = addBani(entry.vat_bani, computed.vat_bani);
     entry.total_bani = addBani(entry.total_bani, computed.total_bani);
-    byRate.set(rate, entry);
+    groups.set(key, entry);
   }
-  const breakdown = [...byRate.values()].sort((a, b) => b.vat_rate_bp - a.vat_rate_bp);
+  const breakdown = [...groups.values()].sort(
+    (a, b) => b.vat_rate_bp - a.vat_rate_bp || categoryOrder(a.vat_category) - categoryOrder(b.vat_category),
+  );
   return {
     gross_before_discount_bani: gross,
     discount_bani: discount,
@@ -159,6 +184,22 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     lines: amounts,
     reverse_charge: reverseCharge,
   };
+}
+
+/**
+ * The category of a breakdown entry as stored: entries stored before the breakdown was split by
+ * category carry none, and then every 0% line was E (or AE under reverse charge, which has none).
+ */
+export function storedBreakdownCategory(
+  entry: { vat_rate_bp: number; vat_category?: LineVatCategory | null | undefined },
+  reverseCharge: boolean,
+): LineVatCategory | null {
+  if (entry.vat_category !== undefined) return entry.vat_category;
+  return reverseCharge ? null : lineVatCategory(entry.vat_rate_bp, null);
+}
+
+function categoryOrder(category: LineVatCategory | null): number {
+  return category === null ? -1 : LINE_VAT_CATEGORIES.indexOf(category);
 }
 
 /** Wire quantity: a number with at most 3 decimals. */

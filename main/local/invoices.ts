@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bpToPercent, computeTotals, fromMilli, percentToBp, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
+import { bpToPercent, computeTotals, fromMilli, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
 import { fromBani } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
 import { lineVatCategory, zPartySnapshot, type LineVatCategory } from '../../shared/schemas/invoice';
@@ -30,7 +30,12 @@ interface ComputedLine {
   vat_category: LineVatCategory | null;
 }
 
-const zBreakdown = z.array(z.object({ vat_rate_bp: z.number(), net_bani: z.number(), vat_bani: z.number(), total_bani: z.number() }));
+const zBreakdown = z.array(z.object({
+  vat_rate_bp: z.number(),
+  // Absent in rows written before the breakdown was split by category (storedBreakdownCategory).
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable().optional(),
+  net_bani: z.number(), vat_bani: z.number(), total_bani: z.number(),
+}));
 
 function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
   return lines.map((l) => ({
@@ -49,7 +54,9 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
 
 function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean): InvoiceTotals {
   return computeTotals(
-    lines.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp })),
+    lines.map((l) => ({
+      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
+    })),
     { reverse_charge: reverseCharge },
   );
 }
@@ -224,7 +231,8 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
     language: row.language,
     reverse_charge: row.reverse_charge === 1,
     vat_breakdown: (breakdown.success ? breakdown.data : []).map((b) => ({
-      vat_rate: bpToPercent(b.vat_rate_bp), net_bani: b.net_bani, vat_bani: b.vat_bani, total_bani: b.total_bani,
+      vat_rate: bpToPercent(b.vat_rate_bp), vat_category: storedBreakdownCategory(b, row.reverse_charge === 1),
+      net_bani: b.net_bani, vat_bani: b.vat_bani, total_bani: b.total_bani,
     })),
     payment_method: (row.payment_method as InvoiceView['payment_method']) ?? null,
     observations: row.observations,

@@ -176,7 +176,7 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
   }
   const paid = paidFields(db, id, inv, totals.total);
   const breakdown = inv.vat_breakdown.map((b) => ({
-    vat_rate_bp: percentToBp(b.vat_rate), net_bani: toBani(b.net), vat_bani: toBani(b.vat), total_bani: toBani(b.total),
+    vat_rate_bp: percentToBp(b.vat_rate), vat_category: b.vat_category, net_bani: toBani(b.net), vat_bani: toBani(b.vat), total_bani: toBani(b.total),
   }));
   const numbering = inv.number === null ? null : local?.numbering ?? 'server';
   db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, series_id, series_name, number, full_number,

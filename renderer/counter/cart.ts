@@ -226,6 +226,7 @@ export function cartTotals(cart: Cart): InvoiceTotals {
       unit_price_bani: l.unit_price_bani,
       vat_rate_bp: l.vat_rate_bp,
       discount_bp: l.discount_bp,
+      vat_category: l.vat_category,
     })),
     { reverse_charge: cart.reverse_charge },
   );

@@ -38,6 +38,7 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
     },
     vat_breakdown: view.vat_breakdown.map((b) => ({
       vat_rate: b.vat_rate,
+      vat_category: b.vat_category,
       net: fromBani(b.net_bani),
       vat: fromBani(b.vat_bani),
       total: fromBani(b.total_bani),

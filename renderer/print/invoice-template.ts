@@ -1,4 +1,5 @@
 import { mulDivRound, toBani, type Bani } from '../../shared/money';
+import { percentToBp, storedBreakdownCategory } from '../../shared/invoice-math';
 import type { Invoice, InvoiceLine } from '../../shared/schemas/invoice';
 import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } from '../lib/format';
 import { BASE_CSS, esc, htmlDocument } from './html';
@@ -162,13 +163,18 @@ ${discount}
   return `<table class="lines">${head}<tbody>${rows}</tbody></table>`;
 }
 
-function breakdownTable(invoice: Invoice, lines: readonly InvoiceLine[], labels: PrintLabels): string {
-  // Zero-rated (Z) supplies are taxed at 0%, not exempt: the 0% row says "exempt" only when one of its lines is.
-  const exempt = lines.some((l) => l.vat_rate === 0 && l.vat_category !== 'Z');
+function breakdownTable(invoice: Invoice, labels: PrintLabels): string {
+  // Each exemption is its own base (art. 319 (20) l Cod fiscal): a 0% row names its kind.
+  const rowLabel = (entry: Invoice['vat_breakdown'][number]): string => {
+    if (invoice.reverse_charge) return labels.html('print.reverseCharge');
+    const category = storedBreakdownCategory({ vat_rate_bp: percentToBp(entry.vat_rate), vat_category: entry.vat_category }, false);
+    const rate = formatPercent(entry.vat_rate, 'ro');
+    return category ? `${rate} (${labels.html(`print.breakdown.${category}`)})` : rate;
+  };
   const rows = invoice.vat_breakdown
     .map(
       (entry) => `<tr>
-<td>${invoice.reverse_charge ? `${labels.html('print.reverseCharge')}` : entry.vat_rate === 0 && exempt ? `0% (${labels.html('print.exempt')})` : formatPercent(entry.vat_rate, 'ro')}</td>
+<td>${rowLabel(entry)}</td>
 <td class="num">${money(entry.net)}</td>
 <td class="num">${money(entry.vat)}</td>
 <td class="num">${money(entry.total)}</td>
@@ -296,7 +302,7 @@ ${partyBlock(labels.html('print.buyer'), invoice.buyer, labels, 'buyer')}
 ${linesTable(invoice, lines, labels, footnotes)}
 <div class="bottom">
 <div class="left">
-${breakdownTable(invoice, lines, labels)}
+${breakdownTable(invoice, labels)}
 ${mentions(invoice, labels, footnotes, options)}
 </div>
 <div class="right">

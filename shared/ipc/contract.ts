@@ -447,7 +447,7 @@ export const zInvoiceView = zInvoiceSummary.extend({
   exchange_rate: z.number().nullable(),
   language: z.string(),
   reverse_charge: z.boolean(),
-  vat_breakdown: z.array(z.object({ vat_rate: z.number(), net_bani: zBaniInt, vat_bani: zBaniInt, total_bani: zBaniInt })),
+  vat_breakdown: z.array(z.object({ vat_rate: z.number(), vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(), net_bani: zBaniInt, vat_bani: zBaniInt, total_bani: zBaniInt })),
   payment_method: zPaymentMethodType.nullable(),
   observations: z.string().nullable(),
   storno_of: z.string().nullable(),

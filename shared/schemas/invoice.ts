@@ -5,6 +5,7 @@ import {
 import { zClient, zClientCreate } from './client';
 import { DOCUMENT_TYPES } from './series';
 import { zPayment } from './receipt';
+import { LINE_VAT_CATEGORIES, type LineVatCategory } from '../invoice-math';
 
 /**
  * Invoice (the contract shows only the members of its testing guidance; the rest is our design,
@@ -14,18 +15,8 @@ export const INVOICE_STATUSES = ['draft', 'issued', 'voided', 'storno'] as const
 export const PAID_STATES = ['unpaid', 'partially_paid', 'paid'] as const;
 export const EFACTURA_STATUSES = ['not_sent', 'pending', 'accepted', 'rejected'] as const;
 
-/**
- * Why a 0% line carries no VAT, as e-Factura says it (UNCL 5305): `E` exempt (art. 292 Cod fiscal),
- * `Z` zero-rated, `K` intra-community supply of goods (art. 294 alin. (2)), `G` export outside the EU
- * (art. 294 alin. (1)). Absent on a 0% line means `E`, what every 0% line was before the member existed.
- */
-export const LINE_VAT_CATEGORIES = ['E', 'Z', 'K', 'G'] as const;
-export type LineVatCategory = (typeof LINE_VAT_CATEGORIES)[number];
-
-/** A line's category in effect: on a 0% line the one it states, `E` when it states none; none on a line with VAT. */
-export function lineVatCategory(vatRateBp: number, stated: LineVatCategory | null | undefined): LineVatCategory | null {
-  return vatRateBp === 0 ? (stated ?? 'E') : null;
-}
+// The categories live with the arithmetic, which splits the VAT breakdown by them; the wire schemas use them here.
+export { LINE_VAT_CATEGORIES, lineVatCategory, type LineVatCategory } from '../invoice-math';
 
 /**
  * Only a 0% line has a category. One rule for the service's items and the desktop's IPC lines
@@ -90,6 +81,12 @@ export type InvoiceLine = z.infer<typeof zInvoiceLine>;
 
 export const zVatBreakdownEntry = z.object({
   vat_rate: z.number(),
+  /**
+   * On a 0% entry, which 0% it sums (one entry per category: each exemption is its own base on the
+   * invoice, art. 319 (20) l Cod fiscal); null on a rate above 0 and on a reverse-charge invoice.
+   * The service always sends it; optional so that the desktop reads a service from before it.
+   */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable().optional(),
   net: z.number(),
   vat: z.number(),
   total: z.number(),

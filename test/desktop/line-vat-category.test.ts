@@ -62,6 +62,8 @@ describe('line VAT category through sync', () => {
       ]);
       // Stored as the service answered it: its `E` for the 0% line that named none, null above 0%.
       expect(storedCategories(device, local.id)).toEqual(['K', 'E', null]);
+      // The breakdown keeps one 0% entry per category, as the service split it.
+      expect(local.vat_breakdown.map((b) => [b.vat_rate, b.vat_category, b.net_bani])).toEqual([[21, null, 10_000], [0, 'E', 5900], [0, 'K', 25_000]]);
     } finally {
       await device.close();
     }
@@ -89,6 +91,9 @@ describe('line VAT category through sync', () => {
       expect(invoice.sync.state).toBe('pending');
       expect(invoice.lines.map((l) => l.vat_category)).toEqual(['K', 'G', 'E', null]);
       expect(storedCategories(device, invoice.id)).toEqual(['K', 'G', null, null]);
+      // Offline, the same arithmetic as the service's splits the 0% base by category.
+      const BREAKDOWN = [[21, null, 1000], [0, 'E', 5900], [0, 'K', 25_000], [0, 'G', 20_000]];
+      expect(invoice.vat_breakdown.map((b) => [b.vat_rate, b.vat_category, b.net_bani])).toEqual(BREAKDOWN);
 
       proxy.setDown(false);
       const status = await device.call('sync.now');
@@ -97,8 +102,11 @@ describe('line VAT category through sync', () => {
       const remote = await server.api(company.apiKey, 'GET', `/invoices/${serverId}?expand[]=lines`);
       expect(remote.status).toBe(200);
       expect(remote.body.data.lines.map((l: { vat_category: string | null }) => l.vat_category)).toEqual(['K', 'G', 'E', null]);
-      // The service's reply became the local copy: its `E` is stored now.
+      // The service's reply became the local copy: its `E` is stored now, and its breakdown agrees.
       expect(storedCategories(device, invoice.id)).toEqual(['K', 'G', 'E', null]);
+      expect(remote.body.data.vat_breakdown.map((b: { vat_rate: number; vat_category: string | null; net: number }) => [b.vat_rate, b.vat_category, Math.round(b.net * 100)])).toEqual(BREAKDOWN);
+      const synced = await device.call('invoices.get', { id: invoice.id });
+      expect(synced.vat_breakdown.map((b) => [b.vat_rate, b.vat_category, b.net_bani])).toEqual(BREAKDOWN);
 
       // A storno made offline repeats the lines with their categories; the service's own storno agrees.
       proxy.setDown(true);

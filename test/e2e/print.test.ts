@@ -158,7 +158,11 @@ describe('invoice PDF', () => {
     expect(flat).toContain('Piese exportate în Elveția buc 2 100,00 200,00 0%2 0,00');
     expect(flat).toContain('Rulmenți, a doua livrare buc 4 25,00 100,00 0%1 0,00');
     expect(flat).toContain('Carte: Istoria cafelei buc 1 59,00 59,00 0%3 0,00');
-    expect(flat).toContain(`0% (Scutit de TVA) ${lei(609)} 0,00 ${lei(609)}`);
+    // Each exemption is its own base in the breakdown (art. 319 (20) l Cod fiscal), in the order E, K, G.
+    expect(flat).toContain(
+      `21% ${lei(10)} ${lei(2.1)} ${lei(12.1)} 0% (Scutit de TVA) ${lei(59)} 0,00 ${lei(59)} ` +
+        `0% (livrare intracomunitară) ${lei(350)} 0,00 ${lei(350)} 0% (export) ${lei(200)} 0,00 ${lei(200)}`,
+    );
 
     // Zero-rated: taxed at 0%, neither exempt nor footnoted.
     const zero = makeInvoice([{ description: 'Mostre gratuite', quantity: 1, price: 40, vat_rate: 0, vat_category: 'Z', vat_exemption_reason: 'not printed' }]);
@@ -166,7 +170,7 @@ describe('invoice PDF', () => {
     expect(z.flat).not.toContain('Temeiul scutirii');
     expect(z.flat).not.toContain('Scutit');
     expect(z.flat).not.toContain('not printed');
-    expect(z.flat).toContain(`0% ${lei(40)} 0,00 ${lei(40)}`);
+    expect(z.flat).toContain(`0% (cotă zero) ${lei(40)} 0,00 ${lei(40)}`);
 
     // A bilingual invoice adds the English mention beside the Romanian one.
     const en = makeInvoice([{ description: 'Bearings', quantity: 1, price: 25, vat_rate: 0, vat_category: 'K' }], { language: 'en' });

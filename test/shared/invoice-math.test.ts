@@ -4,6 +4,7 @@ import {
   bpToPercent,
   computeLine,
   computeTotals,
+  storedBreakdownCategory,
   fromMilli,
   percentToBp,
   toMilli,
@@ -225,9 +226,9 @@ describe('computeTotals', () => {
     ]);
     // line 2: 100.00 - 10.00 = 90.00, VAT 18.90; line 4: 1.5 * 3.33 = 4.995 -> 5.00, VAT 1.05
     expect(totals.breakdown).toEqual([
-      { vat_rate_bp: 2100, net_bani: 9500, vat_bani: 1995, total_bani: 11_495 },
-      { vat_rate_bp: 900, net_bani: 2000, vat_bani: 180, total_bani: 2180 },
-      { vat_rate_bp: 0, net_bani: 500, vat_bani: 0, total_bani: 500 },
+      { vat_rate_bp: 2100, vat_category: null, net_bani: 9500, vat_bani: 1995, total_bani: 11_495 },
+      { vat_rate_bp: 900, vat_category: null, net_bani: 2000, vat_bani: 180, total_bani: 2180 },
+      { vat_rate_bp: 0, vat_category: 'E', net_bani: 500, vat_bani: 0, total_bani: 500 },
     ]);
     expect(totals.gross_before_discount_bani).toBe(13_000);
     expect(totals.discount_bani).toBe(1000);
@@ -236,6 +237,42 @@ describe('computeTotals', () => {
     expect(totals.total_bani).toBe(14_175);
     expect(totals.lines).toHaveLength(4);
     expect(totals.reverse_charge).toBe(false);
+  });
+
+  it('sums 0% lines per category, each exemption its own base (art. 319 (20) l), E when a line states none', () => {
+    const totals = computeTotals([
+      { quantity_milli: 1000, unit_price_bani: 12_000, vat_rate_bp: 0, vat_category: 'K' },
+      { quantity_milli: 1000, unit_price_bani: 1000, vat_rate_bp: 2100 },
+      { quantity_milli: 2000, unit_price_bani: 500, vat_rate_bp: 0 },
+      { quantity_milli: 1000, unit_price_bani: 50_000, vat_rate_bp: 0, vat_category: 'G' },
+      { quantity_milli: 1000, unit_price_bani: 300, vat_rate_bp: 0, vat_category: 'E' },
+      { quantity_milli: 1000, unit_price_bani: 800, vat_rate_bp: 0, vat_category: 'Z' },
+      { quantity_milli: 1000, unit_price_bani: 700, vat_rate_bp: 0, vat_category: 'K' },
+      // A category on a line with VAT is ignored (the wire schemas refuse it before).
+      { quantity_milli: 1000, unit_price_bani: 100, vat_rate_bp: 2100, vat_category: 'K' },
+    ]);
+    expect(totals.breakdown).toEqual([
+      { vat_rate_bp: 2100, vat_category: null, net_bani: 1100, vat_bani: 231, total_bani: 1331 },
+      { vat_rate_bp: 0, vat_category: 'E', net_bani: 1300, vat_bani: 0, total_bani: 1300 },
+      { vat_rate_bp: 0, vat_category: 'Z', net_bani: 800, vat_bani: 0, total_bani: 800 },
+      { vat_rate_bp: 0, vat_category: 'K', net_bani: 12_700, vat_bani: 0, total_bani: 12_700 },
+      { vat_rate_bp: 0, vat_category: 'G', net_bani: 50_000, vat_bani: 0, total_bani: 50_000 },
+    ]);
+    expect(totals.net_bani).toBe(65_900);
+    // Under reverse charge the whole net is one entry without a category, whatever the lines say.
+    const reverse = computeTotals([
+      { quantity_milli: 1000, unit_price_bani: 12_000, vat_rate_bp: 0, vat_category: 'K' },
+      { quantity_milli: 1000, unit_price_bani: 1000, vat_rate_bp: 2100 },
+    ], { reverse_charge: true });
+    expect(reverse.breakdown).toEqual([{ vat_rate_bp: 0, vat_category: null, net_bani: 13_000, vat_bani: 0, total_bani: 13_000 }]);
+  });
+
+  it('reads the category of a breakdown entry stored before the split as E on 0%, none under reverse charge', () => {
+    expect(storedBreakdownCategory({ vat_rate_bp: 0 }, false)).toBe('E');
+    expect(storedBreakdownCategory({ vat_rate_bp: 0 }, true)).toBeNull();
+    expect(storedBreakdownCategory({ vat_rate_bp: 2100 }, false)).toBeNull();
+    expect(storedBreakdownCategory({ vat_rate_bp: 0, vat_category: 'K' }, false)).toBe('K');
+    expect(storedBreakdownCategory({ vat_rate_bp: 0, vat_category: null }, true)).toBeNull();
   });
 
   it('gives zero totals for no lines', () => {
@@ -251,7 +288,7 @@ describe('computeTotals', () => {
     expect(totals.vat_bani).toBe(0);
     expect(totals.net_bani).toBe(17_500);
     expect(totals.total_bani).toBe(17_500);
-    expect(totals.breakdown).toEqual([{ vat_rate_bp: 0, net_bani: 17_500, vat_bani: 0, total_bani: 17_500 }]);
+    expect(totals.breakdown).toEqual([{ vat_rate_bp: 0, vat_category: null, net_bani: 17_500, vat_bani: 0, total_bani: 17_500 }]);
     expect(totals.lines.every((l) => l.vat_bani === 0)).toBe(true);
     expect(totals.reverse_charge).toBe(true);
     // Invalid rates are still refused under reverse charge.

@@ -351,9 +351,10 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                 </tr>
               ) : null}
               {totals.breakdown.map((b) => (
-                <tr key={b.vat_rate_bp} className="vat-row" data-testid="vat-row">
+                <tr key={`${b.vat_rate_bp}-${b.vat_category ?? ''}`} className="vat-row" data-testid="vat-row">
                   <td>
                     {cart.reverse_charge ? t('counter.reverseCharge') : `${t('counter.vat')} ${formatScaled(b.vat_rate_bp, 2, language, 0)}%`}
+                    {b.vat_category && !cart.reverse_charge ? ` ${t(`counter.vatCategory.${b.vat_category}`)}` : ''}
                     <span className="small"> · {t('counter.base')} {formatBani(b.net_bani, language)}</span>
                   </td>
                   <td className="num">{formatBani(b.vat_bani, language)}</td>

@@ -182,9 +182,10 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                     <td className="num">{formatMoney(invoice.totals.net_bani, invoice.currency, language)}</td>
                   </tr>
                   {invoice.vat_breakdown.map((b) => (
-                    <tr key={b.vat_rate} className="muted small">
+                    <tr key={`${b.vat_rate}-${b.vat_category ?? ''}`} className="muted small" data-testid="detail-vat-row">
                       <td>
-                        {invoice.reverse_charge ? t('counter.reverseCharge') : `${t('counter.vat')} ${formatPercent(b.vat_rate, language)}`} · {t('counter.base')} {formatBani(b.net_bani, language)}
+                        {invoice.reverse_charge ? t('counter.reverseCharge') : `${t('counter.vat')} ${formatPercent(b.vat_rate, language)}`}
+                        {b.vat_category && !invoice.reverse_charge ? ` ${t(`counter.vatCategory.${b.vat_category}`)}` : ''} · {t('counter.base')} {formatBani(b.net_bani, language)}
                       </td>
                       <td className="num">{formatBani(b.vat_bani, language)}</td>
                     </tr>

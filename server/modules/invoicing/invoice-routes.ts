@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { lineRows } from './pricing';
+import { breakdownJson, lineRows } from './pricing';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import './messages';
@@ -192,7 +192,7 @@ const updateInvoice = defineRoute({
         client_id: client.id, buyer_json: client.buyer, buyer_name: client.name,
         currency, exchange_rate: storedRate(currency, exchangeRate), language: b.language ?? current.language,
         reverse_charge: reverseCharge ? 1 : 0, net_bani: t.net_bani, vat_bani: t.vat_bani, total_bani: t.total_bani,
-        discount_bani: t.discount_bani, vat_breakdown_json: JSON.stringify(t.breakdown),
+        discount_bani: t.discount_bani, vat_breakdown_json: breakdownJson(t),
         efactura_enabled: b.efactura_enabled !== undefined ? (b.efactura_enabled ? 1 : 0) : current.efactura_enabled,
         spv_environment: b.spv_environment ?? current.spv_environment,
         payment_method: b.payment_method !== undefined ? b.payment_method : current.payment_method,

@@ -1,6 +1,6 @@
-import { bpToPercent, fromMilli } from '../../../shared/invoice-math';
+import { bpToPercent, fromMilli, storedBreakdownCategory } from '../../../shared/invoice-math';
 import { fromBani } from '../../../shared/money';
-import { lineVatCategory, type Invoice, type InvoiceLine } from '../../../shared/schemas/invoice';
+import { lineVatCategory, type Invoice, type InvoiceLine, type LineVatCategory } from '../../../shared/schemas/invoice';
 import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
@@ -8,6 +8,8 @@ import { bool, toRonBani } from './views';
 
 interface StoredBreakdown {
   vat_rate_bp: number;
+  /** Absent in invoices stored before the breakdown was split by category, when every 0% line was E. */
+  vat_category?: LineVatCategory | null;
   net_bani: number;
   vat_bani: number;
   total_bani: number;
@@ -71,6 +73,7 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
     totals: { net: fromBani(net), vat: fromBani(vat), total: fromBani(total), discount: fromBani(discount) },
     vat_breakdown: breakdown.map((b) => ({
       vat_rate: bpToPercent(b.vat_rate_bp),
+      vat_category: storedBreakdownCategory(b, bool(row.reverse_charge)),
       net: fromBani(b.net_bani),
       vat: fromBani(b.vat_bani),
       total: fromBani(b.total_bani),

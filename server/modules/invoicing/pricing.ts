@@ -66,7 +66,9 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
 /** Totals with the same function the desktop app runs offline: the two agree to the ban. */
 export function price(lines: LineIntegers[], reverseCharge: boolean): Priced {
   const totals = computeTotals(
-    lines.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp })),
+    lines.map((l) => ({
+      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
+    })),
     { reverse_charge: reverseCharge },
   );
   return { lines, totals };

@@ -38,6 +38,7 @@ export function makeInvoice(specs: LineSpec[], overrides: Partial<Invoice> = {})
     unit_price_bani: Math.round(s.price * 100),
     vat_rate_bp: percentToBp(s.vat_rate),
     discount_bp: percentToBp(s.discount_percent ?? 0),
+    vat_category: s.vat_category,
   }));
   const totals = computeTotals(inputs, { reverse_charge: reverse });
   const lines: InvoiceLine[] = specs.map((s, i) => {
@@ -105,6 +106,7 @@ export function makeInvoice(specs: LineSpec[], overrides: Partial<Invoice> = {})
     },
     vat_breakdown: totals.breakdown.map((b) => ({
       vat_rate: b.vat_rate_bp / 100,
+      vat_category: b.vat_category,
       net: fromBani(b.net_bani),
       vat: fromBani(b.vat_bani),
       total: fromBani(b.total_bani),

@@ -40,9 +40,9 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
         issue_date: '2026-11-21', due_date: '2026-12-21', currency: 'RON', exchange_rate: null, totals_ron: null,
         totals: { net: 147.17, vat: 9.61, total: 156.78, discount: 3.3 },
         vat_breakdown: [
-          { vat_rate: 21, net: 44.67, vat: 9.38, total: 54.05 },
-          { vat_rate: 9, net: 2.5, vat: 0.23, total: 2.73 },
-          { vat_rate: 0, net: 100, vat: 0, total: 100 },
+          { vat_rate: 21, vat_category: null, net: 44.67, vat: 9.38, total: 54.05 },
+          { vat_rate: 9, vat_category: null, net: 2.5, vat: 0.23, total: 2.73 },
+          { vat_rate: 0, vat_category: 'E', net: 100, vat: 0, total: 100 },
         ],
         paid_state: 'unpaid', amount_paid: 0, amount_due: 156.78, issued_at: T2026, created_at: T2026, work_point_id: firm.workPointId,
       });
@@ -126,7 +126,7 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       await firm.ok('POST', '/vat-rates', { rate: 20.5, name: 'Cotă specială' });
       const invoice = await issue(firm, { client_id: clientId, series_id: seriesId, items: [{ description: 'X', quantity: 1, price: 33.33, vat_rate: 20.5 }] });
       expect(invoice.totals).toEqual({ net: 33.33, vat: 6.83, total: 40.16, discount: 0 });
-      expect(invoice.vat_breakdown).toEqual([{ vat_rate: 20.5, net: 33.33, vat: 6.83, total: 40.16 }]);
+      expect(invoice.vat_breakdown).toEqual([{ vat_rate: 20.5, vat_category: null, net: 33.33, vat: 6.83, total: 40.16 }]);
     });
 
     it('under reverse charge puts no VAT on any line and one 0% breakdown entry', async () => {
@@ -134,7 +134,7 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       const invoice = await issue(firm, { client_id: clientId, series_id: seriesId, reverse_charge: true, items: MIXED_LINES });
       expect(invoice.reverse_charge).toBe(true);
       expect(invoice.totals).toEqual({ net: 147.17, vat: 0, total: 147.17, discount: 3.3 });
-      expect(invoice.vat_breakdown).toEqual([{ vat_rate: 0, net: 147.17, vat: 0, total: 147.17 }]);
+      expect(invoice.vat_breakdown).toEqual([{ vat_rate: 0, vat_category: null, net: 147.17, vat: 0, total: 147.17 }]);
       expect(invoice.lines.every((l: { vat: number }) => l.vat === 0)).toBe(true);
     });
 
@@ -295,9 +295,9 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
         status: 'storno', number: 2, full_number: 'TJ-2026-0002', storno_of: original.id, client_id: clientId,
         totals: { net: -147.17, vat: -9.61, total: -156.78, discount: -3.3 },
         vat_breakdown: [
-          { vat_rate: 21, net: -44.67, vat: -9.38, total: -54.05 },
-          { vat_rate: 9, net: -2.5, vat: -0.23, total: -2.73 },
-          { vat_rate: 0, net: -100, vat: 0, total: -100 },
+          { vat_rate: 21, vat_category: null, net: -44.67, vat: -9.38, total: -54.05 },
+          { vat_rate: 9, vat_category: null, net: -2.5, vat: -0.23, total: -2.73 },
+          { vat_rate: 0, vat_category: 'E', net: -100, vat: 0, total: -100 },
         ],
       });
       expect(storno.buyer).toEqual(original.buyer);
@@ -460,6 +460,16 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       const { firm, clientId, seriesId } = await setup();
       const created = await issue(firm, { client_id: clientId, series_id: seriesId, items: CATEGORY_LINES });
       expect(categories(created)).toEqual(EXPECTED);
+      // Each kind of 0% is its own base in the breakdown (art. 319 (20) l Cod fiscal).
+      const BREAKDOWN = [
+        { vat_rate: 21, vat_category: null, net: 91, vat: 19.11, total: 110.11 },
+        { vat_rate: 0, vat_category: 'E', net: 191, vat: 0, total: 191 },
+        { vat_rate: 0, vat_category: 'Z', net: 80, vat: 0, total: 80 },
+        { vat_rate: 0, vat_category: 'K', net: 1200, vat: 0, total: 1200 },
+        { vat_rate: 0, vat_category: 'G', net: 5000, vat: 0, total: 5000 },
+      ];
+      expect(created.vat_breakdown).toEqual(BREAKDOWN);
+      expect((await firm.ok('GET', `/invoices/${created.id}`)).vat_breakdown).toEqual(BREAKDOWN);
       expect(categories(await firm.ok('GET', `/invoices/${created.id}?expand[]=lines`))).toEqual(EXPECTED);
       const listed = await firm.ok('GET', '/invoices?expand[]=lines');
       expect(categories(listed.data.find((i: { id: string }) => i.id === created.id))).toEqual(EXPECTED);
