@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../shared/ipc/channels';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { closeServerBehindProxy, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
@@ -15,10 +15,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_0
 describe('background sync (timers on)', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('detects offline by probing, syncs by itself on reconnection, and pushes local changes at once when online', async () => {
     const company = await newCompany(server);

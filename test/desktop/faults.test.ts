@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultProxy } from '../support/fault-proxy';
 import { startTestServer, type TestServer } from '../support/server';
 import { fastClock } from './support/clocks';
-import { closeServerBehindProxy, createSeries, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { createSeries, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 async function fetchAll<T>(server: TestServer, apiKey: string, path: string): Promise<T[]> {
   const out: T[] = [];
@@ -16,10 +16,7 @@ async function fetchAll<T>(server: TestServer, apiKey: string, path: string): Pr
 describe('a server answering 500, 429, dropping connections and stalling', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('the engine backs off and completes, each record exactly once', async () => {
     const company = await newCompany(server);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { APP_SENDER, closeServerBehindProxy, createSeries, newCompany, openDevice, startServerBehindProxy, type Device } from './support/harness';
+import { APP_SENDER, createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device } from './support/harness';
 
 /**
  * A 0% line's VAT category (E, Z, K, G) between the device and the real service: kept from a pull,
@@ -21,11 +21,7 @@ function storedCategories(device: Device, localId: string): (string | null)[] {
 describe('line VAT category through sync', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => proxy.setDown(false));
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('keeps the category of an invoice pulled from the service', async () => {
     const company = await newCompany(server);

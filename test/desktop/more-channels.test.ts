@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 describe('proformas, payments, e-Factura and the seller profile', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => proxy.setDown(false));
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('converts a proforma and records a bank payment offline; both reach the server once', async () => {
     const company = await newCompany(server);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server';
 import type { FaultProxy } from '../support/fault-proxy';
-import { closeServerBehindProxy, createSeries, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { createSeries, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 interface RemoteList<T> {
   data: T[];
@@ -23,10 +23,7 @@ async function fetchAll<T>(server: TestServer, apiKey: string, path: string): Pr
 describe('an offline session of 200 invoices, 20 new clients and 50 receipts', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('lands on the server exactly once, with the reserved numbers, and the released ones as gaps', async () => {
     const company = await newCompany(server);

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
 import { applyClient } from '../../main/sync/apply';
 import { readCursor } from '../../main/sync/pull';
 import type { Client } from '../../shared/schemas/client';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 describe('pull and conflict rules', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => proxy.setDown(false));
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('pulls what another device created, with references mapped to local ids, and is cheap when nothing changed', async () => {
     const company = await newCompany(server);

@@ -7,7 +7,7 @@ import { todayInBucharest } from '../../shared/dates';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { COMPANY, linkEfactura, startE2eServer, type E2eServer } from '../e2e/support/stack';
-import { APP_SENDER, closeServerBehindProxy, newCompany, openDevice, removeTempDirs, startServerBehindProxy, tempDir, type Device } from './support/harness';
+import { APP_SENDER, newCompany, openDevice, removeTempDirs, serverBehindProxyForTests, tempDir, type Device } from './support/harness';
 import { receivedInvoiceXml } from './support/received-bill';
 
 /**
@@ -27,11 +27,7 @@ async function ipcError(device: Device, channel: Parameters<Device['call']>[0], 
 describe('expenses and suppliers', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => proxy.setDown(false));
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   const post = async (key: string, path: string, body: unknown) => {
     const r = await server.api(key, 'POST', path, body, { 'idempotency-key': randomUUID() });

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server';
 import type { FaultProxy } from '../support/fault-proxy';
-import { closeServerBehindProxy, createSeries, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 describe('sync engine against the real server', () => {
   let server: TestServer;
   let proxy: FaultProxy;
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => {
-    proxy.setDown(false);
-  });
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('issues offline from a reservation pool, with a client made offline, and syncs it once', async () => {
     const company = await newCompany(server);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { APP_SENDER, closeServerBehindProxy, LINE, newCompany, openDevice, startServerBehindProxy } from './support/harness';
+import { APP_SENDER, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 /**
  * Choosing the work point a device works at: every request then carries `work_point_id`, and the
@@ -13,11 +13,7 @@ describe('work point selection', () => {
   let server: TestServer;
   let proxy: FaultProxy;
   const seen: string[] = [];
-  beforeAll(async () => {
-    ({ server, proxy } = await startServerBehindProxy());
-  });
-  beforeEach(() => proxy.setDown(false));
-  afterAll(() => closeServerBehindProxy({ server, proxy }));
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   /** Every request the device sends (method and URL with its query), through the real fetch. */
   const recording: typeof fetch = (input, init) => {

@@ -9,6 +9,7 @@ import { API_KEY_SECRET } from '../../../main/local/settings';
 import { FileSecretStore } from '../../../main/secrets/file-store';
 import type { ChannelInput, ChannelOutput } from '../../../shared/ipc/contract';
 import type { ChannelName } from '../../../shared/ipc/channels';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy';
 import { startTestServer, type TestServer } from '../../support/server';
 
@@ -33,6 +34,21 @@ export async function closeServerBehindProxy(stack: Partial<ServerBehindProxy>):
   await stack.proxy?.close();
   await stack.server?.close();
   removeTempDirs();
+}
+
+/**
+ * Called in a describe: starts the server behind its proxy before the block's tests (handing both to
+ * `started`, which keeps them for the tests), puts the proxy up again before each test, and closes
+ * both after the block.
+ */
+export function serverBehindProxyForTests(started: (stack: ServerBehindProxy) => void): void {
+  let stack: ServerBehindProxy | undefined;
+  beforeAll(async () => {
+    stack = await startServerBehindProxy();
+    started(stack);
+  });
+  beforeEach(() => stack?.proxy.setDown(false));
+  afterAll(() => closeServerBehindProxy(stack ?? {}));
 }
 
 export interface Company {
