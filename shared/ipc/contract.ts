@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
-import { zClientCreate, zClientUpdate } from '../schemas/client';
+import { zClient, zClientCreate, zClientUpdate } from '../schemas/client';
 import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
 import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot } from '../schemas/invoice';
 import { zSeriesLock } from '../schemas/series';
@@ -225,28 +225,19 @@ export type OutboxItem = z.infer<typeof zOutboxItem>;
 // ---------------------------------------------------------------------------------------------
 // Clients and products
 
-export const zClientView = z.object({
-  id: zLocalId,
-  type: z.enum(['company', 'person']),
-  name: z.string(),
-  cui: z.string().nullable(),
-  vat_payer: z.boolean(),
-  reg_com: z.string().nullable(),
-  cnp: z.string().nullable(),
-  address: z.string().nullable(),
-  city: z.string().nullable(),
-  county: z.string().nullable(),
-  country: z.string(),
-  postal_code: z.string().nullable(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  iban: z.string().nullable(),
-  bank: z.string().nullable(),
-  notes: z.string().nullable(),
-  created_at: zUnix,
-  updated_at: zUnix,
-  sync: zRecordSync,
-});
+/** A client as the device keeps it: the API's client members, with local ids and times and the sync state. */
+export const zClientView = zClient
+  .pick({
+    type: true, name: true, cui: true, vat_payer: true, reg_com: true, cnp: true, address: true, city: true, county: true,
+    postal_code: true, email: true, phone: true, iban: true, bank: true, notes: true,
+  })
+  .extend({
+    id: zLocalId,
+    country: z.string(),
+    created_at: zUnix,
+    updated_at: zUnix,
+    sync: zRecordSync,
+  });
 export type ClientView = z.infer<typeof zClientView>;
 
 /** New client: the API's create body without `client_local_uuid` (the app sets it). */
