@@ -108,8 +108,10 @@ export const zReceiptCreate = z.object({
   exchange_rate: receiptFields.exchange_rate.optional(),
   amount_vat: receiptFields.amount_vat.optional(),
   series_id: zId.optional(),
-  /** A number the device already printed (it holds the receipt series' lock, or a reservation). */
+  /** A number the device already printed holding the receipt series' lock. */
   number: z.number().int().positive().optional(),
+  /** A reservation of the receipt series this device made (POST /receipt-series/{id}/reservations), whose number it printed. */
+  reservation_token: z.string().max(64).optional(),
   device_id: z.string().max(64).optional(),
   client_local_uuid: z.string().uuid().optional(),
 });

@@ -36,6 +36,7 @@ const COVERED = [
   'getPayment', 'deletePayment',
   'getReceipt', 'updateReceipt', 'deleteReceipt',
   'getReceiptSeries', 'updateReceiptSeries', 'deleteReceiptSeries', 'lockReceiptSeries', 'unlockReceiptSeries', 'listReceiptSeriesGaps',
+  'reserveReceiptNumbers', 'listReceiptReservations', 'releaseReceiptReservation',
   'getSupplier', 'updateSupplier', 'deleteSupplier',
   'getExpenseCategory', 'updateExpenseCategory', 'deleteExpenseCategory',
   'getExpense', 'updateExpense', 'payExpense', 'listExpenseEvents',
@@ -376,7 +377,7 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     });
     await isolated({
       create: async (key) => (await created(key, '/receipt-series', { prefix: 'CHZ' })).id,
-      paths: (id) => [`/receipt-series/${id}`, `/receipt-series/${id}/gaps`],
+      paths: (id) => [`/receipt-series/${id}`, `/receipt-series/${id}/gaps`, `/receipt-series/${id}/reservations`],
       methods: ['GET'],
       lists: ['/receipt-series'],
     });
@@ -399,6 +400,22 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       },
       method: 'POST', path: (id) => `/receipt-series/${id}/unlock`, body: { device_id: DEVICE.device_id },
       witness: (id) => [`/receipt-series/${id}`], ownerStatus: 200,
+    });
+    await expectActionIsolated({
+      create: async (key) => (await created(key, '/receipt-series', { prefix: 'CHR' })).id,
+      method: 'POST', path: (id) => `/receipt-series/${id}/reservations`, body: { device_id: 'dev-a', count: 2 },
+      witness: (id) => [`/receipt-series/${id}`, `/receipt-series/${id}/reservations`], ownerStatus: 201,
+    });
+    let seriesOf = '';
+    await expectActionIsolated({
+      create: async (key) => {
+        seriesOf = (await created(key, '/receipt-series', { prefix: 'CHT' })).id;
+        const res = await server.api(key, 'POST', `/receipt-series/${seriesOf}/reservations`, { device_id: 'dev-a' });
+        expect(res.status).toBe(201);
+        return res.body.data.data[0].token as string;
+      },
+      method: 'POST', path: (token) => `/receipt-series/reservations/${token}/release?device_id=dev-a`,
+      witness: () => [`/receipt-series/${seriesOf}/reservations`, `/receipt-series/${seriesOf}/gaps`], ownerStatus: 200,
     });
   });
 

@@ -1,17 +1,12 @@
 import type { Db, Dialect } from '../../db/types';
 import type { Locale } from '../../platform/locale';
-import { ApiError, conflict, notFound } from '../../platform/errors';
+import { notFound } from '../../platform/errors';
 import { claimNumber, formatNumber, lockSeriesRow, yearOfDate, type SeriesRow } from './numbering';
 import { invalid } from './fail';
+import { consumeReservation } from './reservation-consume';
 import './messages';
 
-/** Thrown when the document being created already exists under the same `client_local_uuid`. */
-export class AlreadyCreated extends Error {
-  constructor() {
-    super('already created under this client_local_uuid');
-    this.name = 'AlreadyCreated';
-  }
-}
+export { AlreadyCreated } from './reservation-consume';
 
 export interface NumberingInput {
   series_id?: string | null | undefined;
@@ -95,40 +90,13 @@ export async function assignInvoiceNumber(
     throw invalid(ctx.locale, { number: 'Send either number or reservation_token, not both.|Trimiteți fie number, fie reservation_token, nu amândouă.' });
   }
   if (input.reservation_token !== undefined) {
-    const found = await trx
-      .selectFrom('number_reservations')
-      .selectAll()
-      .where('token', '=', input.reservation_token)
-      .where('company_id', '=', ctx.companyId)
-      .executeTakeFirst();
-    if (!found) throw notFound('reservation_token');
-    if (!input.device_id) {
-      throw invalid(ctx.locale, { device_id: 'Required with reservation_token: the device that reserved the number.|Obligatoriu cu reservation_token: dispozitivul care a rezervat numărul.' });
-    }
-    if (found.device_id !== input.device_id) throw new ApiError(403, 'permission_error', 'forbidden', { param: 'reservation_token' });
-    if (input.series_id && input.series_id !== found.series_id) {
-      throw invalid(ctx.locale, { series_id: 'The reservation belongs to another series.|Rezervarea aparține altei serii.' });
-    }
-    const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, found.series_id, 'invoice');
-    if (!series) throw notFound('reservation_token');
-    checkSeriesFits(ctx, series, documentType);
-    // Read again under the series lock: a concurrent release or consumption has finished by now.
-    const reservation = await trx.selectFrom('number_reservations').selectAll().where('token', '=', found.token).executeTakeFirstOrThrow();
-    if (reservation.status === 'released') throw conflict('reservation_released', 'reservation_token');
-    if (reservation.status === 'consumed') {
-      // The same offline invoice sent twice at once: the other request won; the caller answers its invoice.
-      if (clientLocalUuid !== null && reservation.client_local_uuid === clientLocalUuid) throw new AlreadyCreated();
-      throw conflict('reservation_consumed', 'reservation_token');
-    }
-    // Pending, or expired but never released: the owner's late consumption is accepted (the number may be on paper).
-    await trx
-      .updateTable('number_reservations')
-      .set({ status: 'consumed', consumed_at: ctx.now, client_local_uuid: clientLocalUuid, invoice_id: invoiceId })
-      .where('token', '=', reservation.token)
-      .execute();
-    const year = Number(reservation.year);
-    const number = Number(reservation.number);
-    return { series, year, number, full_number: formatNumber(series, number, year), reservation_token: reservation.token };
+    const taken = await consumeReservation(ctx, trx, {
+      kind: 'invoice', token: input.reservation_token, deviceId: input.device_id, seriesId: input.series_id,
+      clientLocalUuid, documentId: invoiceId,
+    });
+    checkSeriesFits(ctx, taken.series, documentType);
+    const { series, year, number, token } = taken;
+    return { series, year, number, full_number: formatNumber(series, number, year), reservation_token: token };
   }
   const seriesId = input.series_id ?? (await primarySeriesId(trx, ctx.workPointId, documentType));
   if (!seriesId) {

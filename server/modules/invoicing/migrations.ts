@@ -5,6 +5,7 @@ import * as m0202 from './migrations/0202_payments_receipts';
 import * as m0203 from './migrations/0203_changes';
 import * as m0204 from './migrations/0204_series_unique_names';
 import * as m0205 from './migrations/0205_line_vat_category';
+import * as m0206 from './migrations/0206_receipt_reservations';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
 export const invoicingMigrations: Record<string, MigrationModule> = {
@@ -14,4 +15,5 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0203_invoicing_changes': m0203,
   '0204_invoicing_series_unique_names': m0204,
   '0205_invoicing_line_vat_category': m0205,
+  '0206_invoicing_receipt_reservations': m0206,
 };

@@ -13,7 +13,8 @@ import { invalid } from './fail';
 import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
 import { assertPayable, assertWithinDue } from './payment-routes';
-import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt } from './numbering';
+import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt, type SeriesRow } from './numbering';
+import { AlreadyCreated, consumeReservation } from './reservation-consume';
 import { defaultReceiptSeries } from './receipt-series-routes';
 import { findClient, isCurrencyEnabled } from './catalog-bridge';
 import { CURRENCY_NOT_ENABLED } from './invoice-input';
@@ -109,18 +110,59 @@ async function findReceiptByUuid(db: Db, companyId: string, uuid: string) {
   return db.selectFrom('receipts').selectAll().where('company_id', '=', companyId).where('client_local_uuid', '=', uuid).executeTakeFirst();
 }
 
+/**
+ * A receipt's series and number, inside the issuing transaction: the reservation's (offline, shared
+ * series), the one the lock holder printed (offline, exclusive series), or the series' next one.
+ */
+async function receiptNumber(
+  ctx: HandlerContext<unknown, unknown, unknown>,
+  trx: Db,
+  b: z.output<typeof zReceiptCreate>,
+  receiptId: string,
+): Promise<{ series: SeriesRow; number: number }> {
+  if (b.reservation_token !== undefined) {
+    const taken = await consumeReservation(ctx, trx, {
+      kind: 'receipt', token: b.reservation_token, deviceId: b.device_id, seriesId: b.series_id,
+      clientLocalUuid: b.client_local_uuid ?? null, documentId: receiptId,
+    });
+    assertAtWorkPoint(ctx, taken.series);
+    return { series: taken.series, number: taken.number };
+  }
+  let series: SeriesRow | undefined;
+  if (b.series_id) {
+    series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, b.series_id, 'receipt');
+    if (!series) throw notFound('series_id');
+    assertAtWorkPoint(ctx, series);
+  } else {
+    series = await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
+  }
+  const number = await claimNumber(
+    trx, series, RECEIPT_YEAR,
+    b.number !== undefined ? { kind: 'explicit', number: b.number, deviceId: b.device_id } : { kind: 'next', deviceId: b.device_id },
+  );
+  return { series, number };
+}
+
+function assertAtWorkPoint(ctx: HandlerContext<unknown, unknown, unknown>, series: SeriesRow): void {
+  if (series.work_point_id !== ctx.workPointId) {
+    throw invalid(ctx.locale, { series_id: 'This series belongs to another work point.|Această serie aparține altui punct de lucru.' });
+  }
+}
+
 const createReceipt = defineRoute({
   method: 'POST', path: '/receipts', operationId: 'createReceipt', summary: 'Issue a cash receipt (chitanță)',
   description:
     'Standalone (to `client_id` or a walk-in `client_name`; VAT `amount_vat`, default 0) or paired with an invoice (`invoice_id`: same ' +
     'currency, at most the amount due; the client is the invoice\'s; the VAT is the invoice\'s VAT share of the amount; a payment row of ' +
     'the receipt\'s type is created and shown as `payment`). Numbered from `series_id`, else the work point\'s default receipt series ' +
-    '(created with prefix `CH` on first use); a device holding the series lock sends the `number` it printed with its `device_id`. ' +
+    '(created with prefix `CH` on first use); a device holding the series lock sends the `number` it printed with its `device_id`, ' +
+    'a device that reserved numbers of the series (`POST /receipt-series/{id}/reservations`) sends the `reservation_token` with its `device_id`. ' +
     'A repeated `client_local_uuid` answers the receipt already issued.',
   tags: ['receipts'], scope: 'receipts:write', create: true, body: zReceiptCreate, response: zReceipt,
   errors: {
     resource_missing: 404, series_locked: 409, series_not_locked: 409, number_out_of_sequence: 409,
     invoice_is_draft: 409, invoice_is_storno: 409, already_voided: 409,
+    forbidden: 403, reservation_released: 409, reservation_consumed: 409,
   },
   handler: async (ctx) => {
     const b = ctx.body;
@@ -131,7 +173,11 @@ const createReceipt = defineRoute({
         return oneView(ctx.db, existing, ctx.locale);
       }
     }
+    if (b.reservation_token !== undefined && b.number !== undefined) {
+      throw invalid(ctx.locale, { number: 'Send either number or reservation_token, not both.|Trimiteți fie number, fie reservation_token, nu amândouă.' });
+    }
     const amount = toBani(b.amount);
+    const id = newId('rcpt');
     try {
       const row = await ctx.db.transaction().execute(async (trx) => {
         let invoice: InvoicesTable | null = null;
@@ -161,21 +207,7 @@ const createReceipt = defineRoute({
         }
         if (!invoice && !(await isCurrencyEnabled(trx, ctx.companyId, b.currency))) throw invalid(ctx.locale, { currency: CURRENCY_NOT_ENABLED });
         const rate = receiptRate(ctx, b.currency, b.exchange_rate, invoice);
-        let series;
-        if (b.series_id) {
-          series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, b.series_id, 'receipt');
-          if (!series) throw notFound('series_id');
-          if (series.work_point_id !== ctx.workPointId) {
-            throw invalid(ctx.locale, { series_id: 'This series belongs to another work point.|Această serie aparține altui punct de lucru.' });
-          }
-        } else {
-          series = await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
-        }
-        const number = await claimNumber(
-          trx, series, RECEIPT_YEAR,
-          b.number !== undefined ? { kind: 'explicit', number: b.number, deviceId: b.device_id } : { kind: 'next', deviceId: b.device_id },
-        );
-        const id = newId('rcpt');
+        const { series, number } = await receiptNumber(ctx, trx, b, id);
         const paymentId = invoice ? newId('pay') : null;
         const row: ReceiptsTable = {
           id, company_id: ctx.companyId, work_point_id: ctx.workPointId, series_id: series.id, number,
@@ -195,7 +227,7 @@ const createReceipt = defineRoute({
       });
       return oneView(ctx.db, row, ctx.locale);
     } catch (error) {
-      if (b.client_local_uuid && isUniqueViolation(error)) {
+      if (b.client_local_uuid && (isUniqueViolation(error) || error instanceof AlreadyCreated)) {
         const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);
         if (existing) {
           ctx.replayed();

@@ -11,7 +11,7 @@ import {
   applyLock, applyUnlock, assertSeriesNameFree, changeSeries, deleteUnusedSeries, findSeries, guardSeriesName, inUse, isLocked,
   lockSeriesRow, lockView, makePrimary, RECEIPT_YEAR, seriesIsUsed, seriesWithCounter, type SeriesRow, type SeriesWithCounter,
 } from './numbering';
-import { gapsRoute } from './reservation-routes';
+import { gapsRoute, receiptReservationRoutes } from './reservation-routes';
 import './messages';
 
 /** Receipt numbers print as `<prefix>-<number>`; the stored format says so for the gap register. */
@@ -243,4 +243,5 @@ const unlockReceiptSeries = defineRoute({
 export const receiptSeriesRoutes: AnyRoute[] = [
   createReceiptSeries, listReceiptSeries, getReceiptSeries, updateReceiptSeries, deleteReceiptSeries, lockReceiptSeries, unlockReceiptSeries,
   gapsRoute('receipt'),
+  ...receiptReservationRoutes,
 ];

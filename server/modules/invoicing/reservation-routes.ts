@@ -45,110 +45,136 @@ export function reservationView(row: NumberReservationsTable, series: FormatSour
 
 const idParams = z.object({ id: z.string() });
 
-const reserve = defineRoute({
-  method: 'POST', path: '/invoice-series/:id/reservations', operationId: 'reserveNumbers', summary: 'Reserve numbers for offline issuing',
-  description:
-    'Reserves `count` consecutive numbers of the current year for `device_id`, one reservation (with its own `token`) per number. ' +
-    'The series counter advances now, so no other device can ever receive these numbers. Refused with 409 `series_locked` on a locked series ' +
-    '(a locked series numbers without reservations). Answers the reservations as a list.',
-  tags: ['invoice_series'], scope: 'invoice_series:write', create: true,
-  params: idParams, body: zReservationRequest, response: listPageSchema(zNumberReservation),
-  errors: { resource_missing: 404, series_locked: 409 },
-  handler: async (ctx) => {
-    const { device_id: deviceId, count } = ctx.body;
-    const ttl = ctx.body.ttl_seconds ?? DEFAULT_RESERVATION_TTL;
-    const year = yearAt(ctx.now);
-    const { rows, series } = await ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, 'invoice');
-      if (!series) throw notFound('id');
-      if (isLocked(series)) throw seriesLockedError(series);
-      const first = await takeNumbers(trx, series, year, count);
-      const rows: NumberReservationsTable[] = [];
-      for (let i = 0; i < count; i++) {
-        rows.push({
-          token: `rsv_${randomBase62(24)}`, company_id: ctx.companyId, series_id: series.id, year, number: first + i,
-          device_id: deviceId, status: 'pending', reserved_at: ctx.now, expires_at: ctx.now + ttl,
-          consumed_at: null, released_at: null, client_local_uuid: null, invoice_id: null,
-        });
-      }
-      await trx.insertInto('number_reservations').values(rows).execute();
-      return { rows, series };
-    });
-    return {
-      object: 'list' as const, data: rows.map((r) => reservationView(r, series, ctx.now)),
-      has_more: false, total: rows.length, page: 1, per_page: rows.length, total_pages: 1,
-    };
-  },
-});
+/** What differs between the reservations of invoice series and of receipt series. */
+interface KindRoutes {
+  kind: SeriesKind;
+  base: '/invoice-series' | '/receipt-series';
+  tag: 'invoice_series' | 'receipts';
+  scope: 'invoice_series' | 'receipts';
+  /** Invoice numbers restart every year; receipt numbers never do (one book, year 0). */
+  yearAt: (now: number) => number;
+}
 
-const listReservations = defineRoute({
-  method: 'GET', path: '/invoice-series/:id/reservations', operationId: 'listReservations', summary: 'List the number reservations of a series',
-  description: '`status=expired` selects pending reservations past `expires_at`; `status=pending` only those still valid.',
-  tags: ['invoice_series'], scope: 'invoice_series:read', params: idParams,
-  query: listQuery(['number', 'reserved_at'] as const).extend({
-    device_id: z.string().max(64).optional(),
-    status: z.enum(RESERVATION_STATUSES).optional(),
-  }),
-  response: listPageSchema(zNumberReservation),
-  errors: { resource_missing: 404 },
-  handler: async (ctx) => {
-    const series = await findSeries(ctx.db, ctx.companyId, ctx.params.id, 'invoice', yearAt(ctx.now));
-    let base = ctx.db.selectFrom('number_reservations').selectAll().where('series_id', '=', series.id);
-    if (ctx.query.device_id) base = base.where('device_id', '=', ctx.query.device_id);
-    const status = ctx.query.status;
-    if (status === 'expired') base = base.where('status', '=', 'pending').where('expires_at', '<=', ctx.now);
-    else if (status === 'pending') base = base.where('status', '=', 'pending').where('expires_at', '>', ctx.now);
-    else if (status) base = base.where('status', '=', status);
-    const page = await paginate(base, ctx.query, {
-      sortColumns: { number: 'number', reserved_at: 'reserved_at' }, defaultSort: 'number', defaultOrder: 'asc', tieBreaker: 'token',
-    });
-    return mapPage(page, (row) => reservationView(row, series, ctx.now));
-  },
-});
+const KINDS: Record<SeriesKind, KindRoutes> = {
+  invoice: { kind: 'invoice', base: '/invoice-series', tag: 'invoice_series', scope: 'invoice_series', yearAt },
+  receipt: { kind: 'receipt', base: '/receipt-series', tag: 'receipts', scope: 'receipts', yearAt: () => RECEIPT_YEAR },
+};
 
-const release = defineRoute({
-  method: 'POST', path: '/invoice-series/reservations/:token/release', operationId: 'releaseReservation', summary: 'Release a number reservation',
-  description:
-    'The owning device gives a reserved number up (an offline draft was discarded). The number is never handed out again: it becomes a gap ' +
-    'with reason `released`. The caller names its device with `device_id`, in the query string (the contract sends no body) or in a JSON body. ' +
-    'Releasing twice answers the released reservation again; a consumed reservation answers 409 `reservation_consumed`.',
-  tags: ['invoice_series'], scope: 'invoice_series:write',
-  params: z.object({ token: z.string() }),
-  query: z.object({ device_id: z.string().max(64).optional() }),
-  body: z.object({ device_id: z.string().max(64).optional() }).optional(),
-  response: zNumberReservation,
-  errors: { resource_missing: 404, forbidden: 403, reservation_consumed: 409 },
-  handler: async (ctx) => {
-    const deviceId = ctx.body?.device_id ?? ctx.query.device_id;
-    const found = await ctx.db
-      .selectFrom('number_reservations')
-      .selectAll()
-      .where('token', '=', ctx.params.token)
-      .where('company_id', '=', ctx.companyId)
-      .executeTakeFirst();
-    // Another firm's token answers exactly like an unknown one.
-    if (!found) throw notFound('token');
-    if (!deviceId) throw invalid(ctx.locale, { device_id: 'Required: the device releasing the reservation.|Obligatoriu: dispozitivul care eliberează rezervarea.' });
-    if (found.device_id !== deviceId) throw new ApiError(403, 'permission_error', 'forbidden', { param: 'device_id' });
-    return ctx.db.transaction().execute(async (trx) => {
-      const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, found.series_id, 'invoice');
-      if (!series) throw notFound('token');
-      const row = await trx.selectFrom('number_reservations').selectAll().where('token', '=', found.token).executeTakeFirstOrThrow();
-      if (row.status === 'consumed') throw conflict('reservation_consumed', 'token');
-      if (row.status === 'released') return reservationView(row, series, ctx.now);
-      await trx
-        .updateTable('number_reservations')
-        .set({ status: 'released', released_at: ctx.now })
-        .where('token', '=', row.token)
-        .execute();
-      await recordGap(trx, {
-        companyId: ctx.companyId, series, year: Number(row.year), number: Number(row.number), reason: 'released',
-        deviceId: row.device_id, reservationToken: row.token, now: ctx.now,
+function reserveRoute({ kind, base, tag, scope, yearAt: yearOf }: KindRoutes) {
+  const invoice = kind === 'invoice';
+  return defineRoute({
+    method: 'POST', path: `${base}/:id/reservations`, operationId: invoice ? 'reserveNumbers' : 'reserveReceiptNumbers',
+    summary: invoice ? 'Reserve numbers for offline issuing' : 'Reserve receipt numbers for offline issuing',
+    description:
+      `Reserves \`count\` consecutive numbers${invoice ? ' of the current year' : ''} for \`device_id\`, one reservation (with its own \`token\`) per number. ` +
+      'The series counter advances now, so no other device can ever receive these numbers. Refused with 409 `series_locked` on a locked series ' +
+      '(a locked series numbers without reservations). Answers the reservations as a list.',
+    tags: [tag], scope: `${scope}:write`, create: true,
+    params: idParams, body: zReservationRequest, response: listPageSchema(zNumberReservation),
+    errors: { resource_missing: 404, series_locked: 409 },
+    handler: async (ctx) => {
+      const { device_id: deviceId, count } = ctx.body;
+      const ttl = ctx.body.ttl_seconds ?? DEFAULT_RESERVATION_TTL;
+      const year = yearOf(ctx.now);
+      const { rows, series } = await ctx.db.transaction().execute(async (trx) => {
+        const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, ctx.params.id, kind);
+        if (!series) throw notFound('id');
+        if (isLocked(series)) throw seriesLockedError(series);
+        const first = await takeNumbers(trx, series, year, count);
+        const rows: NumberReservationsTable[] = [];
+        for (let i = 0; i < count; i++) {
+          rows.push({
+            token: `rsv_${randomBase62(24)}`, company_id: ctx.companyId, series_id: series.id, year, number: first + i,
+            device_id: deviceId, status: 'pending', reserved_at: ctx.now, expires_at: ctx.now + ttl,
+            consumed_at: null, released_at: null, client_local_uuid: null, invoice_id: null, receipt_id: null,
+          });
+        }
+        await trx.insertInto('number_reservations').values(rows).execute();
+        return { rows, series };
       });
-      return reservationView({ ...row, status: 'released', released_at: ctx.now }, series, ctx.now);
-    });
-  },
-});
+      return {
+        object: 'list' as const, data: rows.map((r) => reservationView(r, series, ctx.now)),
+        has_more: false, total: rows.length, page: 1, per_page: rows.length, total_pages: 1,
+      };
+    },
+  });
+}
+
+function listReservationsRoute({ kind, base, tag, scope, yearAt: yearOf }: KindRoutes) {
+  return defineRoute({
+    method: 'GET', path: `${base}/:id/reservations`, operationId: kind === 'invoice' ? 'listReservations' : 'listReceiptReservations',
+    summary: 'List the number reservations of a series',
+    description: '`status=expired` selects pending reservations past `expires_at`; `status=pending` only those still valid.',
+    tags: [tag], scope: `${scope}:read`, params: idParams,
+    query: listQuery(['number', 'reserved_at'] as const).extend({
+      device_id: z.string().max(64).optional(),
+      status: z.enum(RESERVATION_STATUSES).optional(),
+    }),
+    response: listPageSchema(zNumberReservation),
+    errors: { resource_missing: 404 },
+    handler: async (ctx) => {
+      const series = await findSeries(ctx.db, ctx.companyId, ctx.params.id, kind, yearOf(ctx.now));
+      let rows = ctx.db.selectFrom('number_reservations').selectAll().where('series_id', '=', series.id);
+      if (ctx.query.device_id) rows = rows.where('device_id', '=', ctx.query.device_id);
+      const status = ctx.query.status;
+      if (status === 'expired') rows = rows.where('status', '=', 'pending').where('expires_at', '<=', ctx.now);
+      else if (status === 'pending') rows = rows.where('status', '=', 'pending').where('expires_at', '>', ctx.now);
+      else if (status) rows = rows.where('status', '=', status);
+      const page = await paginate(rows, ctx.query, {
+        sortColumns: { number: 'number', reserved_at: 'reserved_at' }, defaultSort: 'number', defaultOrder: 'asc', tieBreaker: 'token',
+      });
+      return mapPage(page, (row) => reservationView(row, series, ctx.now));
+    },
+  });
+}
+
+function releaseRoute({ kind, base, tag, scope }: KindRoutes) {
+  return defineRoute({
+    method: 'POST', path: `${base}/reservations/:token/release`, operationId: kind === 'invoice' ? 'releaseReservation' : 'releaseReceiptReservation',
+    summary: 'Release a number reservation',
+    description:
+      'The owning device gives a reserved number up (an offline document was discarded). The number is never handed out again: it becomes a gap ' +
+      'with reason `released`. The caller names its device with `device_id`, in the query string (the contract sends no body) or in a JSON body. ' +
+      'Releasing twice answers the released reservation again; a consumed reservation answers 409 `reservation_consumed`. ' +
+      `A token of ${kind === 'invoice' ? 'a receipt' : 'an invoice'} series answers 404 here.`,
+    tags: [tag], scope: `${scope}:write`,
+    params: z.object({ token: z.string() }),
+    query: z.object({ device_id: z.string().max(64).optional() }),
+    body: z.object({ device_id: z.string().max(64).optional() }).optional(),
+    response: zNumberReservation,
+    errors: { resource_missing: 404, forbidden: 403, reservation_consumed: 409 },
+    handler: async (ctx) => {
+      const deviceId = ctx.body?.device_id ?? ctx.query.device_id;
+      const found = await ctx.db
+        .selectFrom('number_reservations')
+        .selectAll()
+        .where('token', '=', ctx.params.token)
+        .where('company_id', '=', ctx.companyId)
+        .executeTakeFirst();
+      // Another firm's token answers exactly like an unknown one.
+      if (!found) throw notFound('token');
+      if (!deviceId) throw invalid(ctx.locale, { device_id: 'Required: the device releasing the reservation.|Obligatoriu: dispozitivul care eliberează rezervarea.' });
+      if (found.device_id !== deviceId) throw new ApiError(403, 'permission_error', 'forbidden', { param: 'device_id' });
+      return ctx.db.transaction().execute(async (trx) => {
+        const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, found.series_id, kind);
+        if (!series) throw notFound('token');
+        const row = await trx.selectFrom('number_reservations').selectAll().where('token', '=', found.token).executeTakeFirstOrThrow();
+        if (row.status === 'consumed') throw conflict('reservation_consumed', 'token');
+        if (row.status === 'released') return reservationView(row, series, ctx.now);
+        await trx
+          .updateTable('number_reservations')
+          .set({ status: 'released', released_at: ctx.now })
+          .where('token', '=', row.token)
+          .execute();
+        await recordGap(trx, {
+          companyId: ctx.companyId, series, year: Number(row.year), number: Number(row.number), reason: 'released',
+          deviceId: row.device_id, reservationToken: row.token, now: ctx.now,
+        });
+        return reservationView({ ...row, status: 'released', released_at: ctx.now }, series, ctx.now);
+      });
+    },
+  });
+}
 
 /**
  * The gap register of a series: stored gaps (released, lock takeover, deleted invoice) and, derived at
@@ -227,4 +253,11 @@ export function gapsRoute(kind: SeriesKind) {
   });
 }
 
-export const reservationRoutes: AnyRoute[] = [reserve, listReservations, release, gapsRoute('invoice')];
+export const reservationRoutes: AnyRoute[] = [
+  reserveRoute(KINDS.invoice), listReservationsRoute(KINDS.invoice), releaseRoute(KINDS.invoice), gapsRoute('invoice'),
+];
+
+/** The same for receipt series (registered with the receipt series' routes). */
+export const receiptReservationRoutes: AnyRoute[] = [
+  reserveRoute(KINDS.receipt), listReservationsRoute(KINDS.receipt), releaseRoute(KINDS.receipt),
+];

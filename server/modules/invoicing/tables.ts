@@ -59,6 +59,8 @@ export interface NumberReservationsTable {
   released_at: number | null;
   client_local_uuid: string | null;
   invoice_id: string | null;
+  /** The receipt that consumed a receipt series' reservation (migration 0206). */
+  receipt_id: string | null;
 }
 
 /**

@@ -310,3 +310,106 @@ describe.each(DIALECTS)('receipt series update and delete on %s', (dialect) => {
     });
   });
 });
+
+describe.each(DIALECTS)('receipt number reservations on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startInvoicingServer(dialect);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const reserve = (firm: Firm, seriesId: string, device: string, count: number) =>
+    firm.ok('POST', `/receipt-series/${seriesId}/reservations`, { device_id: device, count });
+  const receiptWith = (firm: Firm, body: Record<string, unknown>) => firm.call('POST', '/receipts', { client_name: 'Ion Popescu', amount: 25, ...body });
+  const storedNumbers = async (seriesId: string) =>
+    (await server.storage.db.selectFrom('receipts').select('number').where('series_id', '=', seriesId).orderBy('number').execute()).map((r) => Number(r.number));
+
+  it('gives two offline devices numbers of their own in one receipt series: no duplicate, online receipts after them', async () => {
+    const firm = await newFirm(server);
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'CZ', start_number: 7 });
+    const a = await reserve(firm, series.id, 'dev-a', 3);
+    const b = await reserve(firm, series.id, 'dev-b', 2);
+    expect(a.data.map((r: { full_number: string }) => r.full_number)).toEqual(['CZ-7', 'CZ-8', 'CZ-9']);
+    expect(b.data.map((r: { full_number: string }) => r.full_number)).toEqual(['CZ-10', 'CZ-11']);
+    expect(a.data[0]).toMatchObject({ object: 'number_reservation', series_id: series.id, year: 0, status: 'pending', device_id: 'dev-a' });
+    // An online receipt meanwhile takes the number after every reservation.
+    const online = await receiptWith(firm, { series_id: series.id });
+    expect(online.status, online.text).toBe(201);
+    expect(online.body.data.receipt_number).toBe('CZ-12');
+    // The devices sync what they printed offline, in any order.
+    const fromB = await receiptWith(firm, { reservation_token: b.data[1].token, device_id: 'dev-b', client_local_uuid: crypto.randomUUID() });
+    expect(fromB.status, fromB.text).toBe(201);
+    expect(fromB.body.data).toMatchObject({ receipt_number: 'CZ-11', series_id: series.id });
+    const uuid = crypto.randomUUID();
+    const fromA = await receiptWith(firm, { reservation_token: a.data[0].token, device_id: 'dev-a', client_local_uuid: uuid, series_id: series.id });
+    expect(fromA.body.data.receipt_number).toBe('CZ-7');
+    // Sent again (a lost reply): the same receipt, not a second one.
+    const again = await receiptWith(firm, { reservation_token: a.data[0].token, device_id: 'dev-a', client_local_uuid: uuid });
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(fromA.body.data.id);
+    expect(await storedNumbers(series.id)).toEqual([7, 11, 12]);
+    const consumed = await firm.ok('GET', `/receipt-series/${series.id}/reservations?status=consumed`);
+    expect(consumed.data.map((r: { number: number; client_local_uuid: string }) => [r.number, r.client_local_uuid])).toEqual([[7, uuid], [11, expect.any(String)]]);
+    const stored = await server.storage.db.selectFrom('number_reservations').select(['number', 'receipt_id', 'invoice_id']).where('status', '=', 'consumed').where('series_id', '=', series.id).orderBy('number').execute();
+    expect(stored.map((r) => [Number(r.number), r.receipt_id, r.invoice_id])).toEqual([[7, fromA.body.data.id, null], [11, fromB.body.data.id, null]]);
+  });
+
+  it('refuses another device\'s token, a used or released one, a token with a number, and leaves no receipt', async () => {
+    const firm = await newFirm(server);
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'CR' });
+    const [first, second, third] = (await reserve(firm, series.id, 'dev-a', 3)).data;
+    expectError(await receiptWith(firm, { reservation_token: first.token, device_id: 'dev-b' }), 403, 'forbidden');
+    expectError(await receiptWith(firm, { reservation_token: first.token }), 422, 'validation_error');
+    expectError(await receiptWith(firm, { reservation_token: first.token, device_id: 'dev-a', number: 1 }), 422, 'validation_error');
+    expectError(await receiptWith(firm, { reservation_token: 'rsv_unknown', device_id: 'dev-a' }), 404, 'resource_missing');
+    expect((await receiptWith(firm, { reservation_token: first.token, device_id: 'dev-a' })).status).toBe(201);
+    expectError(await receiptWith(firm, { reservation_token: first.token, device_id: 'dev-a' }), 409, 'reservation_consumed');
+    // Released: the number becomes a gap and is never printed.
+    const released = await firm.ok('POST', `/receipt-series/reservations/${second.token}/release?device_id=dev-a`);
+    expect(released).toMatchObject({ status: 'released', number: 2 });
+    expectError(await receiptWith(firm, { reservation_token: second.token, device_id: 'dev-a' }), 409, 'reservation_released');
+    expectError(await firm.call('POST', `/receipt-series/reservations/${first.token}/release?device_id=dev-a`), 409, 'reservation_consumed');
+    expectError(await firm.call('POST', `/receipt-series/reservations/${third.token}/release?device_id=dev-b`), 403, 'forbidden');
+    const gaps = await firm.ok('GET', `/receipt-series/${series.id}/gaps`);
+    expect(gaps.data.map((g: { full_number: string; reason: string }) => [g.full_number, g.reason])).toEqual([['CR-2', 'released']]);
+    expect(await storedNumbers(series.id)).toEqual([1]);
+  });
+
+  it('keeps the two kinds apart: an invoice reservation does not number a receipt, nor the other way round', async () => {
+    const firm = await newFirm(server);
+    const receiptSeries = await firm.ok('POST', '/receipt-series', { prefix: 'CK' });
+    const invoiceSeries = await newSeries(firm, { name: 'FK' });
+    const invoiceToken = (await firm.ok('POST', `/invoice-series/${invoiceSeries.id}/reservations`, { device_id: 'dev-a', count: 1 })).data[0].token;
+    const receiptToken = (await reserve(firm, receiptSeries.id, 'dev-a', 1)).data[0].token;
+    expectError(await receiptWith(firm, { reservation_token: invoiceToken, device_id: 'dev-a' }), 404, 'resource_missing');
+    expectError(await firm.call('POST', `/invoice-series/reservations/${receiptToken}/release?device_id=dev-a`), 404, 'resource_missing');
+    expectError(await firm.call('POST', `/receipt-series/reservations/${invoiceToken}/release?device_id=dev-a`), 404, 'resource_missing');
+    expectError(await firm.call('POST', `/receipt-series/${invoiceSeries.id}/reservations`, { device_id: 'dev-a' }), 404, 'resource_missing');
+    // Both still pending.
+    expect((await firm.ok('GET', `/receipt-series/${receiptSeries.id}/reservations?status=pending`)).total).toBe(1);
+    expect((await firm.ok('GET', `/invoice-series/${invoiceSeries.id}/reservations?status=pending`)).total).toBe(1);
+  });
+
+  it('refuses to reserve from a locked series, and accepts a late receipt on an expired reservation', async () => {
+    const firm = await newFirm(server);
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'CL' });
+    const token = (await firm.ok('POST', `/receipt-series/${series.id}/reservations`, { device_id: 'dev-a', count: 1, ttl_seconds: 60 })).data[0].token;
+    await firm.ok('POST', `/receipt-series/${series.id}/lock`, DEVICE_A);
+    expectError(await firm.call('POST', `/receipt-series/${series.id}/reservations`, { device_id: 'dev-a' }), 409, 'series_locked');
+    await firm.ok('POST', `/receipt-series/${series.id}/unlock`, { device_id: 'dev-a' });
+    server.clock.advance(120);
+    try {
+      const gaps = await firm.ok('GET', `/receipt-series/${series.id}/gaps`);
+      expect(gaps.data.map((g: { number: number; reason: string }) => [g.number, g.reason])).toEqual([[1, 'expired']]);
+      // The number may be on paper: the owner's late receipt is accepted and the gap goes away.
+      const late = await receiptWith(firm, { reservation_token: token, device_id: 'dev-a' });
+      expect(late.status, late.text).toBe(201);
+      expect(late.body.data.receipt_number).toBe('CL-1');
+      expect((await firm.ok('GET', `/receipt-series/${series.id}/gaps`)).total).toBe(0);
+    } finally {
+      server.clock.set(T2026);
+    }
+  });
+});
