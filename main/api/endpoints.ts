@@ -110,8 +110,10 @@ export const lockSeries = (api: ApiClient, id: string, body: { device_id: string
 export const unlockSeries = (api: ApiClient, id: string, deviceId: string) =>
   api.request({ method: 'POST', path: `/invoice-series/${encodeURIComponent(id)}/unlock`, body: { device_id: deviceId }, schema: zInvoiceSeries });
 
+/** Reserves numbers of an invoice series or of a receipt series (the same protocol under each one's path). */
 export const reserveNumbers = (
   api: ApiClient,
+  kind: 'invoice' | 'receipt',
   id: string,
   body: { device_id: string; count: number; ttl_seconds?: number },
   idempotencyKey: string,
@@ -119,7 +121,7 @@ export const reserveNumbers = (
 ) =>
   api.request({
     method: 'POST',
-    path: `/invoice-series/${encodeURIComponent(id)}/reservations`,
+    path: `${kind === 'receipt' ? '/receipt-series' : '/invoice-series'}/${encodeURIComponent(id)}/reservations`,
     body,
     create: true,
     idempotencyKey,

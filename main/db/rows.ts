@@ -155,7 +155,9 @@ export interface ReceiptRow {
   receipt_number: string | null;
   series_id: string | null;
   number: number | null;
-  numbering: 'lock' | 'server' | null;
+  numbering: 'lock' | 'server' | 'reservation' | null;
+  /** The reserved number's token, when numbered offline from this device's pool (desktop migration 0008). */
+  reservation_token: string | null;
   amount_bani: number;
   amount_without_vat_bani: number;
   amount_vat_bani: number;

@@ -82,6 +82,10 @@ function wire(row: ReceiptRow, deviceId: string): { body: Record<string, unknown
     // Printed here under this device's lock: the server checks the number follows the last one.
     body.series_id = row.series_id;
     body.number = row.number;
+  } else if (row.numbering === 'reservation' && row.reservation_token) {
+    // Printed here with a number this device reserved: the server consumes that reservation.
+    body.series_id = row.series_id;
+    body.reservation_token = row.reservation_token;
   }
   return { body, refs };
 }
@@ -126,18 +130,18 @@ export function createReceipt(ctx: LocalContext, input: ReceiptInput): ReceiptVi
     }
     const id = ctx.uuid();
     const now = ctx.clock.now();
-    // Under a lock held here the receipt is numbered at once and can be printed offline.
+    // Under a lock held here, or from this device's reserved numbers, the receipt is numbered at once and can be printed offline.
     const taken = series ? takeNumber(db, ctx, series.id, id) : null;
-    db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, amount_bani, currency, date,
-               observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
+    db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, reservation_token, amount_bani,
+               currency, date, observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
                VALUES (${id}, NULL, ${id}, ${taken?.full_number ?? null}, ${series?.id ?? null}, ${taken?.number ?? null},
-               ${taken ? 'lock' : null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
+               ${taken?.numbering ?? null}, ${taken?.reservation_token ?? null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
                ${input.language}, ${input.type}, ${input.exchange_rate ?? null}, ${clientId}, ${clientName}, ${input.invoice_id ?? null},
                ${now}, ${now})`);
     if (input.invoice_id) recomputePaid(db, input.invoice_id, now);
     const row = getReceiptRow(db, id)!;
     const item = enqueue(db, ctx, { kind: 'receipt.create', entityType: 'receipt', entityId: id, request: createRequest(row, ctx.device.id), after: taken?.after ?? [] });
-    if (series && taken) setLockTail(db, series.id, item);
+    if (series && taken?.numbering === 'lock') setLockTail(db, series.id, item);
     return receiptView(db, id);
   });
 }
@@ -197,12 +201,17 @@ export function updateReceipt(ctx: LocalContext, id: string, patch: ReceiptPatch
   });
 }
 
-/** Drops a receipt that never reached the server; a number taken under a lock is given back (the last one only). */
+/**
+ * Drops a receipt that never reached the server; its number is given back: a reserved one released
+ * (a documented gap), one taken under a lock only when it is the last one.
+ */
 export function discardReceiptIn(db: WriteDb, ctx: LocalContext, id: string, itemId?: string): void {
   const row = getReceiptRow(db, id);
   if (!row) return;
-  if (row.numbering === 'lock') {
-    giveBackNumber(db, ctx, { id, series_id: row.series_id, number: row.number, numbering: 'lock', reservation_token: null, full_number: row.receipt_number }, itemId);
+  if (row.numbering === 'lock' || row.numbering === 'reservation') {
+    giveBackNumber(db, ctx, {
+      id, series_id: row.series_id, number: row.number, numbering: row.numbering, reservation_token: row.reservation_token, full_number: row.receipt_number,
+    }, itemId);
   }
   db.run(sql`DELETE FROM receipts WHERE id = ${id}`);
   if (row.invoice_id) recomputePaid(db, row.invoice_id, ctx.clock.now());

@@ -122,21 +122,8 @@ export function giveBackNumber(
   /** The outbox item that carried the number (being dropped). */
   itemId?: string,
 ): string | null {
-  const now = ctx.clock.now();
   if (invoice.numbering === 'reservation' && invoice.reservation_token) {
-    db.run(sql`UPDATE reservations SET status = 'releasing', updated_at = ${now} WHERE token = ${invoice.reservation_token}`);
-    enqueue(db, ctx, {
-      kind: 'reservation.release',
-      entityType: 'reservation',
-      entityId: invoice.reservation_token,
-      request: {
-        method: 'POST',
-        path: `/invoice-series/reservations/${encodeURIComponent(invoice.reservation_token)}/release`,
-        create: false,
-        refs: [],
-        label: `Număr eliberat ${invoice.full_number ?? ''}`.trim(),
-      },
-    });
+    enqueueRelease(db, ctx, { token: invoice.reservation_token, series_id: invoice.series_id, full_number: invoice.full_number });
     return invoice.full_number;
   }
   if (invoice.numbering === 'lock' && invoice.series_id && invoice.number !== null) {
@@ -163,9 +150,33 @@ export function previousInChain(db: ReadDb, itemId: string, seriesId: string): {
 
 /** The first receipt series this device holds the lock of (receipts are numbered from it by default). */
 export function defaultReceiptSeries(db: ReadDb, deviceId: string): SeriesRow | undefined {
-  return db
-    .all<SeriesRow>(sql`SELECT * FROM series WHERE kind = 'receipt' AND numbering_mode = 'exclusive' ORDER BY is_primary DESC, name`)
-    .find((s) => lockedByMe(s, deviceId));
+  const offline = db.all<SeriesRow>(sql`SELECT * FROM series WHERE kind = 'receipt' AND numbering_mode IS NOT NULL ORDER BY is_primary DESC, name`);
+  return (
+    offline.find((s) => s.numbering_mode === 'exclusive' && lockedByMe(s, deviceId)) ??
+    offline.find((s) => s.numbering_mode === 'shared' && poolAvailable(db, s.id) > 0)
+  );
+}
+
+/**
+ * Queues the release of a reserved number this device will not use: on the server it becomes a
+ * documented gap, never handed out again. Invoice and receipt series release under their own paths.
+ */
+export function enqueueRelease(db: WriteDb, ctx: LocalContext, reservation: { token: string; series_id: string | null; full_number: string | null }): void {
+  const kind = (reservation.series_id ? getSeriesRow(db, reservation.series_id)?.kind : undefined) ?? 'invoice';
+  const base = kind === 'receipt' ? '/receipt-series' : '/invoice-series';
+  db.run(sql`UPDATE reservations SET status = 'releasing', updated_at = ${ctx.clock.now()} WHERE token = ${reservation.token}`);
+  enqueue(db, ctx, {
+    kind: 'reservation.release',
+    entityType: 'reservation',
+    entityId: reservation.token,
+    request: {
+      method: 'POST',
+      path: `${base}/reservations/${encodeURIComponent(reservation.token)}/release`,
+      create: false,
+      refs: [],
+      label: `Număr eliberat ${reservation.full_number ?? ''}`.trim(),
+    },
+  });
 }
 
 /** Records the outbox item carrying the number just taken under the lock (the next one will follow it). */

@@ -252,6 +252,9 @@ export function applyReceipt(db: WriteDb, r: Receipt, now: number, options: Appl
   }
   if (r.payment) applyPayment(db, r.payment, now);
   else if (invoiceId && !hasOpenChanges(db, 'invoice', invoiceId, options)) recomputePaid(db, invoiceId, now);
+  if (local?.reservation_token) {
+    db.run(sql`UPDATE reservations SET status = 'consumed', updated_at = ${now} WHERE token = ${local.reservation_token}`);
+  }
   return id;
 }
 

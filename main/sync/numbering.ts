@@ -6,7 +6,7 @@ import { sql } from '../db/sql';
 import type { Store } from '../db/store';
 import { AppError, invalidState, notFound } from '../errors';
 import type { Clock, Device, LocalContext } from '../local/context';
-import { getSeriesRow, lockedByMe } from '../local/series';
+import { enqueueRelease, getSeriesRow, lockedByMe } from '../local/series';
 import { applyReceiptSeries, applyReservations, applySeries } from './apply';
 import { enqueue } from './outbox';
 
@@ -64,19 +64,7 @@ function unsyncedLockNumbers(store: Store, seriesId: string): number {
 function releaseUnused(deps: NumberingDeps, seriesId: string): number {
   return deps.store.write((db) => {
     const unused = db.all<ReservationRow>(sql`SELECT * FROM reservations WHERE series_id = ${seriesId} AND status = 'pending'`);
-    const now = deps.clock.now();
-    for (const r of unused) {
-      db.run(sql`UPDATE reservations SET status = 'releasing', updated_at = ${now} WHERE token = ${r.token}`);
-      enqueue(db, deps.ctx, {
-        kind: 'reservation.release',
-        entityType: 'reservation',
-        entityId: r.token,
-        request: {
-          method: 'POST', path: `/invoice-series/reservations/${encodeURIComponent(r.token)}/release`, create: false, refs: [],
-          label: `Număr eliberat ${r.full_number}`,
-        },
-      });
-    }
+    for (const r of unused) enqueueRelease(db, deps.ctx, r);
     return unused.length;
   });
 }
@@ -94,9 +82,6 @@ export async function setNumberingMode(
     if (pool.low_water !== undefined) db.run(sql`UPDATE series SET low_water = ${pool.low_water} WHERE id = ${seriesId}`);
   });
   const identity = { device_id: deps.device.id, device_name: deps.device.name, device_platform: deps.device.platform };
-  if (row.kind === 'receipt' && mode === 'shared') {
-    throw new AppError('validation_error', 'invalid_payload', 'A receipt series numbers offline under a lock only', { mode: 'Receipt series: exclusive or none|Serie de chitanțe: exclusivă sau deloc' });
-  }
   if (mode === 'exclusive') {
     if (row.kind === 'receipt') {
       const series = await lockReceiptSeries(deps.api, seriesId, identity);
@@ -162,6 +147,7 @@ export async function refillPool(deps: NumberingDeps, seriesId: string, force = 
 async function sendRefill(deps: NumberingDeps, row: SeriesRow, intentId: string, count: number): Promise<number> {
   const list = await reserveNumbers(
     deps.api,
+    row.kind,
     row.id,
     { device_id: deps.device.id, count, ...(deps.reservationTtlSeconds ? { ttl_seconds: deps.reservationTtlSeconds } : {}) },
     intentId,

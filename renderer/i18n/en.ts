@@ -480,7 +480,7 @@ export const en: Messages = {
   'series.name': 'Series',
   'series.type': 'Type',
   'series.receipt': 'Receipts',
-  'series.receiptNoneHelp': 'Without a lock, receipts get their number from the server when they sync; locked on this device, a receipt is numbered and printed at once, offline too.',
+  'series.receiptNoneHelp': 'Not set up, receipts get their number from the server when they sync; locked on this device or with reserved numbers, a receipt is numbered and printed at once, offline too.',
   'series.fiscal': 'Fiscal',
   'series.mode': 'Mode',
   'series.pool': 'Reserve',

@@ -483,7 +483,7 @@ export const ro = {
   'series.name': 'Seria',
   'series.type': 'Tip',
   'series.receipt': 'Chitanțe',
-  'series.receiptNoneHelp': 'Fără blocare, chitanțele primesc numărul de la server la sincronizare; blocată pe acest dispozitiv, chitanța se numerotează și se tipărește pe loc, și offline.',
+  'series.receiptNoneHelp': 'Neconfigurată, chitanțele primesc numărul de la server la sincronizare; blocată pe acest dispozitiv sau cu numere rezervate, chitanța se numerotează și se tipărește pe loc, și offline.',
   'series.fiscal': 'Fiscală',
   'series.mode': 'Mod',
   'series.pool': 'Rezervă',

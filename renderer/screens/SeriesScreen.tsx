@@ -128,11 +128,9 @@ function SeriesPanel({ s }: { s: SeriesView }) {
             <button type="button" className="btn" data-testid="series-exclusive" disabled={s.mode === 'exclusive' || setMode.isPending} onClick={() => run(setMode.mutateAsync({ id: s.id, mode: 'exclusive' }), t('series.exclusiveDone'))}>
               {t('series.takeLock')}
             </button>
-            {s.kind === 'invoice' ? (
-              <button type="button" className="btn" data-testid="series-shared" disabled={s.mode === 'shared' || setMode.isPending} onClick={() => run(setMode.mutateAsync({ id: s.id, mode: 'shared' }), t('series.sharedDone'))}>
-                {t('series.usePool')}
-              </button>
-            ) : null}
+            <button type="button" className="btn" data-testid="series-shared" disabled={s.mode === 'shared' || setMode.isPending} onClick={() => run(setMode.mutateAsync({ id: s.id, mode: 'shared' }), t('series.sharedDone'))}>
+              {t('series.usePool')}
+            </button>
             {s.mode === 'shared' ? (
               <button type="button" className="btn" data-testid="series-refill" disabled={refill.isPending} onClick={() => run(refill.mutateAsync({ id: s.id }), t('series.refilled'))}>
                 {t('series.refill')}

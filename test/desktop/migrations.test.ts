@@ -121,6 +121,31 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('0008 receipt reservations: every receipt row is kept as it was, and a receipt may now carry a reserved number', () => {
+    const store = freshStore();
+    migrate(store, upTo(7));
+    store.write((db) => {
+      db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, amount_bani, amount_without_vat_bani,
+                 amount_vat_bani, currency, date, observations, language, type, is_draft, is_deleted, exchange_rate, exchange_currency, client_id, client_name,
+                 invoice_id, payment_id, created_at, updated_at, server_updated_at)
+                 VALUES ('r1', 'rcpt_1', 'u1', 'CH-7', 's1', 7, 'lock', 1500, 1200, 300, 'EUR', '2026-11-21', 'obs', 'en', 'receipt', 0, 1, 4.97, 'RON',
+                 'c1', 'Ion Popescu', 'i1', 'p1', 10, 11, 12)`);
+      db.run(sql`INSERT INTO receipts (id, amount_bani, client_name, created_at, updated_at) VALUES ('r2', 5, 'Trecător', 1, 1)`);
+    });
+    const before = store.reader.all(sql`SELECT * FROM receipts ORDER BY id`);
+    expect(() => store.write((db) => db.run(sql`UPDATE receipts SET numbering = 'reservation' WHERE id = 'r2'`))).toThrow(/CHECK/);
+    expect(migrate(store, upTo(8))).toEqual([8]);
+    const after = store.reader.all<Record<string, unknown>>(sql`SELECT * FROM receipts ORDER BY id`);
+    expect(after).toEqual(before.map((row) => ({ ...(row as Record<string, unknown>), reservation_token: null })));
+    store.write((db) => db.run(sql`UPDATE receipts SET numbering = 'reservation', reservation_token = 'rsv_x' WHERE id = 'r2'`));
+    expect(store.reader.get(sql`SELECT numbering, reservation_token FROM receipts WHERE id = 'r2'`)).toEqual({ numbering: 'reservation', reservation_token: 'rsv_x' });
+    expect(() => store.write((db) => db.run(sql`UPDATE receipts SET numbering = 'other' WHERE id = 'r2'`))).toThrow(/CHECK/);
+    const indexes = store.reader.all<{ name: string }>(sql`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'receipts' AND name NOT LIKE 'sqlite_%' ORDER BY name`);
+    expect(indexes.map((i) => i.name)).toEqual(['receipts_date', 'receipts_invoice']);
+    expect(tables(store).get('receipts')).toBe(true);
+    store.close();
+  });
+
   it('applies only what is missing, and nothing the second time', () => {
     const store = freshStore();
     expect(migrate(store)).toEqual(MIGRATIONS.map((m) => m.id));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from '../../main/db/sql';
 import type { TestServer } from '../support/server';
 import type { FaultProxy } from '../support/fault-proxy';
 import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
@@ -128,7 +129,6 @@ describe('sync engine against the real server', () => {
       await device.call('sync.now');
       const listed = (await device.call('series.list')).find((s) => s.id === rs.body.data.id)!;
       expect(listed).toMatchObject({ kind: 'receipt', name: 'CH', mode: null });
-      await expect(device.call('series.setMode', { id: listed.id, mode: 'shared' })).rejects.toThrow(/invalid_payload/);
       const locked = await device.call('series.setMode', { id: listed.id, mode: 'exclusive' });
       expect(locked).toMatchObject({ locked_by_me: true, next_full_number: 'CH-1' });
       proxy.setDown(true);
@@ -150,6 +150,74 @@ describe('sync engine against the real server', () => {
       expect((await device.call('series.setMode', { id: listed.id, mode: null })).locked_by_me).toBe(false);
     } finally {
       await device.close();
+    }
+  });
+
+  it('lets two offline devices print numbered receipts from one receipt series, each from its reserved numbers', async () => {
+    const company = await newCompany(server);
+    const rs = await server.api(company.apiKey, 'POST', '/receipt-series', { prefix: 'CP' });
+    expect(rs.status).toBeLessThan(300);
+    const seriesId: string = rs.body.data.id;
+    const first = openDevice(proxy.base, company.apiKey);
+    const second = openDevice(proxy.base, company.apiKey);
+    try {
+      const next: string[] = [];
+      for (const device of [first, second]) {
+        await device.call('sync.now');
+        const shared = await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 0 });
+        expect(shared).toMatchObject({ kind: 'receipt', mode: 'shared', pool: { available: 3 } });
+        next.push(shared.next_full_number ?? '');
+      }
+      expect(next).toEqual(['CP-1', 'CP-4']);
+
+      proxy.setDown(true);
+      const byFirst = [];
+      const bySecond = [];
+      for (let i = 0; i < 2; i++) {
+        byFirst.push(await first.call('receipts.create', { client_name: `Casa 1 · ${i}`, amount_bani: 1000 + i }));
+        bySecond.push(await second.call('receipts.create', { client_name: `Casa 2 · ${i}`, amount_bani: 2000 + i }));
+      }
+      expect(byFirst.map((r) => r.receipt_number)).toEqual(['CP-1', 'CP-2']);
+      expect(bySecond.map((r) => r.receipt_number)).toEqual(['CP-4', 'CP-5']);
+      // A receipt dropped before it synced gives its number up: a documented gap, never printed again.
+      const dropped = await second.call('receipts.create', { client_name: 'Renunțat', amount_bani: 5 });
+      expect(dropped.receipt_number).toBe('CP-6');
+      const item = (await second.call('outbox.list')).items.find((i) => i.entity_id === dropped.id)!;
+      await second.call('outbox.discard', { id: item.id });
+      // The pool is empty now: the next receipt waits for the server's number.
+      expect((await second.call('receipts.create', { client_name: 'Fără număr', amount_bani: 7 })).receipt_number).toBeNull();
+
+      proxy.setDown(false);
+      for (const device of [second, first]) {
+        await device.call('sync.now');
+        expect((await device.call('sync.status')).outbox).toEqual({ pending: 0, in_flight: 0, failed: 0 });
+      }
+      const remote = await server.api(company.apiKey, 'GET', '/receipts?sort=number&order=asc&per_page=50');
+      expect(remote.body.data.data.map((r: { receipt_number: string; client: { name: string } }) => [r.receipt_number, r.client.name])).toEqual([
+        ['CP-1', 'Casa 1 · 0'], ['CP-2', 'Casa 1 · 1'], ['CP-4', 'Casa 2 · 0'], ['CP-5', 'Casa 2 · 1'], ['CP-7', 'Fără număr'],
+      ]);
+      const gaps = await server.api(company.apiKey, 'GET', `/receipt-series/${seriesId}/gaps`);
+      expect(gaps.body.data.data.map((g: { full_number: string; reason: string }) => [g.full_number, g.reason])).toEqual([['CP-6', 'released']]);
+      // The numbers the devices printed are consumed on the server; the first device's unused CP-3 is still its own,
+      // and the second device, back online with an empty pool, reserved three more after the server numbered CP-7.
+      const reservations = await server.api(company.apiKey, 'GET', `/receipt-series/${seriesId}/reservations?per_page=50`);
+      expect(reservations.body.data.data.map((r: { number: number; status: string; device_id: string }) => [r.number, r.status, r.device_id === first.services.ctx.device.id ? 1 : 2])).toEqual([
+        [1, 'consumed', 1], [2, 'consumed', 1], [3, 'pending', 1], [4, 'consumed', 2], [5, 'consumed', 2], [6, 'released', 2],
+        [8, 'pending', 2], [9, 'pending', 2], [10, 'pending', 2],
+      ]);
+      const pools = await Promise.all([first, second].map(async (d) => (await d.call('series.list')).find((x) => x.id === seriesId)!.next_full_number));
+      expect(pools).toEqual(['CP-3', 'CP-8']);
+      // Locally the printed numbers read consumed too, and each device holds every receipt with the server's numbers.
+      const local = first.services.store.reader.all<{ number: number; status: string }>(sql`SELECT number, status FROM reservations ORDER BY number`);
+      expect(local.map((r) => [r.number, r.status])).toEqual([[1, 'consumed'], [2, 'consumed'], [3, 'pending']]);
+      await second.call('sync.now');
+      for (const device of [first, second]) {
+        const listed = (await device.call('receipts.list', { limit: 10, offset: 0 })).items.map((r) => r.receipt_number).sort();
+        expect(listed).toEqual(['CP-1', 'CP-2', 'CP-4', 'CP-5', 'CP-7']);
+      }
+    } finally {
+      await first.close();
+      await second.close();
     }
   });
 });
