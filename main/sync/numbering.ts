@@ -8,7 +8,6 @@ import { AppError, invalidState, notFound } from '../errors';
 import type { Clock, Device, LocalContext } from '../local/context';
 import { enqueueRelease, getSeriesRow, lockedByMe } from '../local/series';
 import { applyReceiptSeries, applyReservations, applySeries } from './apply';
-import { enqueue } from './outbox';
 
 /**
  * Both offline numbering modes, on the online side: taking and giving back a series' lock, and keeping
