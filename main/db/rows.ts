@@ -98,6 +98,8 @@ export interface InvoiceRow {
   reservation_token: string | null;
   issue_date: string;
   due_date: string | null;
+  /** Delivery or service date when it is not the issue date (desktop migration 0009). */
+  delivery_date: string | null;
   client_id: string | null;
   buyer: string | null;
   currency: string;

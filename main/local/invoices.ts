@@ -139,6 +139,7 @@ function contentBody(row: InvoiceRow, lines: readonly InvoiceLineRow[]): { body:
     refs.push({ at: 'client_id', type: 'client', id: row.client_id });
   }
   if (row.due_date) body.due_date = row.due_date;
+  if (row.delivery_date) body.delivery_date = row.delivery_date;
   if (row.exchange_rate !== null) body.exchange_rate = row.exchange_rate;
   if (row.payment_method) body.payment_method = row.payment_method;
   if (row.observations) body.observations = row.observations;
@@ -168,6 +169,7 @@ function updateRequest(db: ReadDb, row: InvoiceRow): OutboxRequest {
   const { body, refs } = contentBody(row, linesOf(db, row.id));
   // An update may clear members the create could only omit.
   body.due_date = row.due_date;
+  body.delivery_date = row.delivery_date;
   body.exchange_rate = row.exchange_rate;
   body.payment_method = row.payment_method;
   body.observations = row.observations;
@@ -226,6 +228,7 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
   return {
     ...summary(row, recordSync(db, 'invoice', row)),
     numbering: row.numbering,
+    delivery_date: row.delivery_date,
     buyer: parseBuyer(row.buyer),
     exchange_rate: row.exchange_rate,
     language: row.language,
@@ -294,11 +297,11 @@ function insertInvoice(
   extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null },
 ): void {
   const now = ctx.clock.now();
-  db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, issue_date, due_date, client_id, currency,
+  db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, issue_date, due_date, delivery_date, client_id, currency,
              exchange_rate, language, reverse_charge, net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, payment_method,
              observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at)
              VALUES (${id}, NULL, ${id}, ${input.document_type}, ${extra.status}, ${input.issue_date ?? ctx.today()}, ${input.due_date ?? null},
-             ${input.client_id ?? null}, ${input.currency}, ${input.exchange_rate ?? null}, ${input.language}, ${input.reverse_charge},
+             ${input.delivery_date ?? null}, ${input.client_id ?? null}, ${input.currency}, ${input.exchange_rate ?? null}, ${input.language}, ${input.reverse_charge},
              ${totals.net_bani}, ${totals.vat_bani}, ${totals.total_bani}, ${totals.discount_bani}, ${JSON.stringify(totals.breakdown)},
              ${input.payment_method ?? null}, ${input.observations ?? null}, ${extra.storno_of ?? null}, ${extra.converted_from ?? null}, ${input.efactura_enabled},
              ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now})`);
@@ -344,7 +347,7 @@ export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string |
     if (existing.status !== 'draft') throw invalidState('Only a draft can be edited; an issued invoice is corrected by storno');
     const now = ctx.clock.now();
     db.run(sql`UPDATE invoices SET document_type = ${input.document_type}, issue_date = ${input.issue_date ?? existing.issue_date},
-               due_date = ${input.due_date ?? null}, client_id = ${input.client_id ?? null}, currency = ${input.currency},
+               due_date = ${input.due_date ?? null}, delivery_date = ${input.delivery_date ?? null}, client_id = ${input.client_id ?? null}, currency = ${input.currency},
                exchange_rate = ${input.exchange_rate ?? null}, language = ${input.language}, reverse_charge = ${input.reverse_charge},
                net_bani = ${totals.net_bani}, vat_bani = ${totals.vat_bani}, total_bani = ${totals.total_bani},
                discount_bani = ${totals.discount_bani}, vat_breakdown = ${JSON.stringify(totals.breakdown)},
@@ -434,7 +437,7 @@ export function stornoInvoice(ctx: LocalContext, input: { id: string; series_id?
     const id = ctx.uuid();
     const draft: DraftInput = {
       client_id: original.client_id, document_type: original.document_type, issue_date: input.issue_date ?? ctx.today(),
-      due_date: null, currency: original.currency, exchange_rate: original.exchange_rate, language: original.language,
+      due_date: null, delivery_date: null, currency: original.currency, exchange_rate: original.exchange_rate, language: original.language,
       reverse_charge: original.reverse_charge === 1, efactura_enabled: original.efactura_enabled === 1,
       spv_environment: original.spv_environment, payment_method: null, observations: null, lines: [],
     };
@@ -470,7 +473,7 @@ export function convertProforma(ctx: LocalContext, input: { id: string; series_i
     const issueDate = input.issue_date ?? ctx.today();
     const draft: DraftInput = {
       client_id: proforma.client_id, document_type: 'fiscal', issue_date: issueDate,
-      due_date: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null, currency: proforma.currency,
+      due_date: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null, delivery_date: proforma.delivery_date, currency: proforma.currency,
       exchange_rate: proforma.exchange_rate, language: proforma.language, reverse_charge: proforma.reverse_charge === 1,
       efactura_enabled: proforma.efactura_enabled === 1, spv_environment: proforma.spv_environment,
       payment_method: (proforma.payment_method as DraftInput['payment_method']) ?? null, observations: proforma.observations, lines: [],

@@ -24,6 +24,7 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
     full_number: view.full_number,
     issue_date: view.issue_date,
     due_date: view.due_date,
+    delivery_date: view.delivery_date,
     client_id: view.client_id,
     buyer: view.buyer,
     currency: view.currency,

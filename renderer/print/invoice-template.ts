@@ -271,6 +271,10 @@ export function renderInvoiceHtml(invoice: Invoice, sellerInput: Seller, options
     meta.push(`<tr><td class="k">${labels.html('print.series')}</td><td><strong>${esc(invoice.series_name)}</strong></td><td class="k">${labels.html('print.number')}</td><td><strong>${esc(invoice.number)}</strong></td></tr>`);
   }
   meta.push(`<tr><td class="k">${labels.html('print.issueDate')}</td><td colspan="3"><strong>${formatDate(invoice.issue_date)}</strong></td></tr>`);
+  // Art. 319 (20) d Cod fiscal: the delivery date, when it is not the issue date.
+  if (invoice.delivery_date && invoice.delivery_date !== invoice.issue_date) {
+    meta.push(`<tr><td class="k">${labels.html('print.deliveryDate')}</td><td colspan="3">${formatDate(invoice.delivery_date)}</td></tr>`);
+  }
   if (invoice.due_date) meta.push(`<tr><td class="k">${labels.html('print.dueDate')}</td><td colspan="3">${formatDate(invoice.due_date)}</td></tr>`);
   meta.push(`<tr><td class="k">${labels.html('print.currency')}</td><td colspan="3">${esc(invoice.currency)}</td></tr>`);
   if (invoice.currency !== 'RON' && invoice.exchange_rate) {

@@ -367,6 +367,8 @@ export const zInvoiceDraftInput = z.object({
   /** Defaults to today in Bucharest. */
   issue_date: zDate.optional(),
   due_date: zDate.nullish(),
+  /** When the goods were delivered or the service done, if not the issue date. */
+  delivery_date: zDate.nullish(),
   currency: zCurrencyCode.default('RON'),
   exchange_rate: zExchangeRate.nullish(),
   language: z.string().min(2).max(5).default('ro'),
@@ -434,6 +436,8 @@ export type InvoiceSummary = z.infer<typeof zInvoiceSummary>;
 export const zInvoiceView = zInvoiceSummary.extend({
   /** How the number was obtained: from a reservation (shared series), under this device's lock, or by the server. */
   numbering: z.enum(['reservation', 'lock', 'server']).nullable(),
+  /** When the goods were delivered or the service done, if not the issue date (art. 319 (20) d Cod fiscal). */
+  delivery_date: z.string().nullable(),
   buyer: zPartySnapshot.nullable(),
   exchange_rate: z.number().nullable(),
   language: z.string(),

@@ -128,6 +128,11 @@ export const zInvoice = z.object({
   full_number: z.string().nullable(),
   issue_date: z.string(),
   due_date: z.string().nullable(),
+  /**
+   * When the goods were delivered or the service done, when that is not the issue date (art. 319 (20)
+   * d Cod fiscal); null otherwise. Our addition: the service always sends it, optional for an older one.
+   */
+  delivery_date: z.string().nullable().optional(),
   client_id: z.string().nullable(),
   buyer: zPartySnapshot.nullable(),
   currency: z.string(),
@@ -175,6 +180,8 @@ export const zInvoiceCreate = z.object({
   is_draft: z.boolean().default(false),
   issue_date: zDate.optional(),
   due_date: zDate.optional(),
+  /** When the goods were delivered or the service done, if not the issue date (art. 319 (20) d Cod fiscal). */
+  delivery_date: zDate.optional(),
   currency: zCurrencyCode.default('RON'),
   exchange_rate: zExchangeRate.optional(),
   language: z.string().min(2).max(5).default('ro'),
@@ -197,6 +204,7 @@ export const zInvoiceUpdate = z.object({
   client_id: zId.nullable().optional(),
   issue_date: zDate.optional(),
   due_date: zDate.nullable().optional(),
+  delivery_date: zDate.nullable().optional(),
   currency: zCurrencyCode.optional(),
   exchange_rate: zExchangeRate.nullable().optional(),
   language: z.string().min(2).max(5).optional(),

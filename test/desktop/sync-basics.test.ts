@@ -153,6 +153,38 @@ describe('sync engine against the real server', () => {
     }
   });
 
+  it('carries an invoice\'s delivery date both ways: a draft made offline, an invoice made elsewhere', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'DL');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      proxy.setDown(true);
+      const client = await device.call('clients.create', { type: 'person', name: 'Maria Ionescu', country: 'RO' });
+      const draft = await device.call('invoices.saveDraft', { client_id: client.id, delivery_date: '2026-10-30', lines: [LINE] });
+      expect(draft.delivery_date).toBe('2026-10-30');
+      proxy.setDown(false);
+      await device.call('sync.now');
+      const serverId = (await device.call('invoices.get', { id: draft.id })).sync.server_id;
+      expect((await server.api(company.apiKey, 'GET', `/invoices/${serverId}`)).body.data.delivery_date).toBe('2026-10-30');
+      // Cleared offline, cleared on the server.
+      await device.call('invoices.saveDraft', { id: draft.id, client_id: client.id, delivery_date: null, lines: [LINE] });
+      await device.call('sync.now');
+      expect((await server.api(company.apiKey, 'GET', `/invoices/${serverId}`)).body.data.delivery_date).toBeNull();
+
+      const elsewhere = await server.api(company.apiKey, 'POST', '/invoices', {
+        series_id: seriesId, client_id: (await device.call('clients.get', { id: client.id })).sync.server_id, delivery_date: '2026-11-01',
+        items: [{ description: 'Montaj', quantity: 1, price: 100, vat_rate: 21 }],
+      });
+      expect(elsewhere.status, elsewhere.text).toBe(201);
+      await device.call('sync.now');
+      const pulled = (await device.call('invoices.list', { limit: 10 })).items.find((i) => i.full_number === elsewhere.body.data.full_number)!;
+      expect((await device.call('invoices.get', { id: pulled.id })).delivery_date).toBe('2026-11-01');
+    } finally {
+      await device.close();
+    }
+  });
+
   it('lets two offline devices print numbered receipts from one receipt series, each from its reserved numbers', async () => {
     const company = await newCompany(server);
     const rs = await server.api(company.apiKey, 'POST', '/receipt-series', { prefix: 'CP' });

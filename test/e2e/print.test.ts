@@ -185,6 +185,17 @@ describe('invoice PDF', () => {
     expect(flat).toContain('TVA în lei 1.068,08 lei');
   });
 
+  it('prints the delivery date when it is not the issue date (art. 319 (20) d Cod fiscal)', async () => {
+    const lines = [{ description: 'Montaj centrală', quantity: 1, price: 500, vat_rate: 21 }];
+    const delivered = await toPdf(renderInvoiceHtml(makeInvoice(lines, { delivery_date: '2026-10-30' }), SELLER));
+    expect(delivered.flat).toContain('Data emiterii 21.11.2026');
+    expect(delivered.flat).toContain('Data livrării 30.10.2026');
+    const sameDay = await toPdf(renderInvoiceHtml(makeInvoice(lines, { delivery_date: '2026-11-21' }), SELLER));
+    expect(sameDay.flat).not.toContain('Data livrării');
+    const bilingual = renderInvoiceHtml(makeInvoice(lines, { delivery_date: '2026-10-30', language: 'en' }), SELLER);
+    expect(bilingual).toContain('Delivery date');
+  });
+
   it('prints a storno with negative quantities and the reference to the original', async () => {
     const storno = makeInvoice(
       SHOP_LINES.slice(0, 2).map((l) => ({ ...l, quantity: -l.quantity })),

@@ -90,6 +90,12 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                     <dd>{formatDate(invoice.due_date)}</dd>
                   </>
                 ) : null}
+                {invoice.delivery_date && invoice.delivery_date !== invoice.issue_date ? (
+                  <>
+                    <dt>{t('invoices.deliveryDate')}</dt>
+                    <dd data-testid="detail-delivery-date">{formatDate(invoice.delivery_date)}</dd>
+                  </>
+                ) : null}
                 <dt>{t('invoices.series')}</dt>
                 <dd>{invoice.series_name ?? '—'}</dd>
                 <dt>{t('invoices.numbering')}</dt>

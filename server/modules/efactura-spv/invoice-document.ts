@@ -149,9 +149,8 @@ function sellerParty(profile: CompanyProfile, problems: Problems): EInvoiceDocum
  * What an intra-community supply (K) must state beyond its lines, checked here so the caller gets
  * words it can act on: the buyer's VAT id (BR-IC-02), a buyer in another member state (art. 294
  * alin. (2) Cod fiscal), the actual delivery date (BR-IC-11) and the deliver-to address (BR-IC-12),
- * which CIUS-RO wants with street, city and region (BR-RO-180/201/211). The invoice records no
- * delivery of its own: the goods go to the buyer's address, and the supply is dated by the invoice
- * (a storno by the invoice it reverses), as issuing the invoice with the goods is the common case.
+ * which CIUS-RO wants with street, city and region (BR-RO-180/201/211). The goods go to the buyer's
+ * address; the supply is dated by the invoice's delivery date, else its issue date (see {@link supplyDate}).
  */
 function intraCommunityDelivery(src: InvoiceSource, buyer: EInvoiceDocument['buyer'], problems: Problems): EInvoiceDocument['delivery'] {
   const k = (en: string, ro: string) => `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
@@ -172,15 +171,25 @@ function intraCommunityDelivery(src: InvoiceSource, buyer: EInvoiceDocument['buy
       'declară adresa de livrare, pe care e-Factura o cere cu regiunea ei (BR-RO-211): completați județul clientului, de ex. "Bayern".',
     );
   }
-  const date = src.invoice.status === 'storno' && src.original ? src.original.issue_date : src.invoice.issue_date;
-  return { date, address: buyer.address };
+  return { date: supplyDate(src), address: buyer.address };
+}
+
+/** The delivery date the invoice states (a storno: the one of the invoice it reverses), if any. */
+function statedDeliveryDate(src: InvoiceSource): string | null {
+  return src.invoice.status === 'storno' ? (src.original?.delivery_date ?? null) : src.invoice.delivery_date;
+}
+
+/** When the supply happened: the stated delivery date, else the issue date (a storno: of the invoice it reverses). */
+function supplyDate(src: InvoiceSource): string {
+  const dated = src.invoice.status === 'storno' && src.original ? src.original : src.invoice;
+  return statedDeliveryDate(src) ?? dated.issue_date;
 }
 
 export interface InvoiceSource {
   invoice: InvoiceRow;
   lines: InvoiceLineRow[];
   /** The invoice a storno reverses. */
-  original: { full_number: string | null; issue_date: string } | null;
+  original: { full_number: string | null; issue_date: string; delivery_date: string | null } | null;
   profile: CompanyProfile;
 }
 
@@ -233,7 +242,11 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     groups.set(key, g);
   });
 
-  const delivery = lines.some((l) => l.vat_category === 'K') && snapshot?.success ? intraCommunityDelivery(src, buyer.party, problems) : undefined;
+  // BT-72, the actual delivery date: always on an intra-community supply, else when the invoice states one.
+  const stated = statedDeliveryDate(src);
+  const delivery = lines.some((l) => l.vat_category === 'K') && snapshot?.success
+    ? intraCommunityDelivery(src, buyer.party, problems)
+    : stated ? { date: stated } : undefined;
 
   // Highest rate first, as the printed invoice lists them (shared/invoice-math orders its breakdown so).
   const ordered = [...groups.values()].sort((a, b) => b.rate - a.rate || a.category.localeCompare(b.category));
@@ -309,7 +322,7 @@ export async function loadInvoiceSource(db: Db, companyId: string, invoiceId: st
   if (invoice.status === 'storno' && invoice.storno_of) {
     const o = await db
       .selectFrom('invoices')
-      .select(['full_number', 'issue_date'])
+      .select(['full_number', 'issue_date', 'delivery_date'])
       .where('id', '=', invoice.storno_of)
       .where('company_id', '=', companyId)
       .executeTakeFirst();

@@ -68,7 +68,7 @@ const storno = defineRoute({
         );
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: original.document_type, status: 'storno',
-          draftSeries: null, assigned, issueDate, dueDate: null, clientId: original.client_id,
+          draftSeries: null, assigned, issueDate, dueDate: null, deliveryDate: null, clientId: original.client_id,
           buyer: original.buyer_json ? (JSON.parse(original.buyer_json) as PartySnapshot) : null,
           currency: original.currency, exchangeRate: original.exchange_rate, language: original.language,
           reverseCharge: Boolean(original.reverse_charge), priced, paymentMethod: original.payment_method,
@@ -118,6 +118,7 @@ const convert = defineRoute({
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: 'fiscal', status: 'issued',
           draftSeries: null, assigned, issueDate, dueDate: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null,
+          deliveryDate: proforma.delivery_date,
           clientId: proforma.client_id, buyer, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
           language: proforma.language, reverseCharge: Boolean(proforma.reverse_charge), priced, paymentMethod: proforma.payment_method,
           observations: proforma.observations, stornoOf: null, convertedFrom: proforma.id,

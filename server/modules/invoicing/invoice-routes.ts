@@ -95,7 +95,7 @@ const createInvoice = defineRoute({
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
         return insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: b.document_type,
-          status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null,
+          status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
           clientId: resolved?.client.id ?? null, buyer: resolved?.buyer ?? null, currency: b.currency,
           exchangeRate: storedRate(b.currency, b.exchange_rate), language: b.language, reverseCharge: b.reverse_charge, priced,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, stornoOf: null, convertedFrom: null,
@@ -189,6 +189,7 @@ const updateInvoice = defineRoute({
       const next: InvoicesTable = {
         ...current,
         series_id: series.id, series_name: series.name, issue_date: issueDate, due_date: dueDate,
+        delivery_date: b.delivery_date !== undefined ? b.delivery_date : current.delivery_date,
         client_id: client.id, buyer_json: client.buyer, buyer_name: client.name,
         currency, exchange_rate: storedRate(currency, exchangeRate), language: b.language ?? current.language,
         reverse_charge: reverseCharge ? 1 : 0, net_bani: t.net_bani, vat_bani: t.vat_bani, total_bani: t.total_bani,

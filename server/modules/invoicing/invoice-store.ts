@@ -70,6 +70,7 @@ export interface NewInvoice {
   assigned: AssignedNumber | null;
   issueDate: string;
   dueDate: string | null;
+  deliveryDate: string | null;
   clientId: string | null;
   buyer: PartySnapshot | null;
   currency: string;
@@ -104,6 +105,7 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     full_number: a ? a.full_number : null,
     issue_date: inv.issueDate,
     due_date: inv.dueDate,
+    delivery_date: inv.deliveryDate,
     client_id: inv.clientId,
     buyer_json: inv.buyer ? JSON.stringify(inv.buyer) : null,
     buyer_name: inv.buyer?.name ?? null,

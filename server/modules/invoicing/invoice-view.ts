@@ -64,6 +64,7 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
     full_number: row.full_number,
     issue_date: row.issue_date,
     due_date: row.due_date,
+    delivery_date: row.delivery_date,
     client_id: row.client_id,
     buyer: row.buyer_json === null ? null : (JSON.parse(row.buyer_json) as Invoice['buyer']),
     currency: row.currency,

@@ -93,6 +93,8 @@ export interface InvoicesTable {
   full_number: string | null;
   issue_date: string;
   due_date: string | null;
+  /** Delivery or service date when it is not the issue date (migration 0207). */
+  delivery_date: string | null;
   client_id: string | null;
   /** JSON of the buyer snapshot (zPartySnapshot), null when there is no client. */
   buyer_json: string | null;

@@ -90,6 +90,17 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
       due_date: '2026-12-31',
     });
     made.intraCommunityStorno = await storno(seller, made.intraCommunity.id);
+    // Goods delivered before the invoice was issued (art. 319 (20) d): the delivery date is stated.
+    made.intraCommunityDelivered = await invoice(seller, {
+      client: DE_BUYER,
+      delivery_date: '2026-10-28',
+      items: [{ description: 'Motor electric', quantity: 2, price: 1500, vat_rate: 0, vat_category: 'K' }],
+    });
+    made.intraCommunityDeliveredStorno = await storno(seller, made.intraCommunityDelivered.id);
+    made.deliveredDomestic = await invoice(seller, {
+      delivery_date: '2026-10-30',
+      items: [{ description: 'Montaj', quantity: 1, price: 500, vat_rate: 21 }],
+    });
     made.exportOutsideEu = await invoice(seller, {
       client: { type: 'company', name: 'Nordisk Handel AS', cui: 'NO999999999MVA', address: 'Karl Johans gate 1', city: 'Oslo', country: 'NO' },
       items: [{ description: 'Mobilier lemn masiv', quantity: 3, price: 2100, vat_rate: 0, vat_category: 'G' }],
@@ -157,6 +168,18 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
     const disc = parseUblInvoice(xml.discounts!);
     expect(disc.lines[0]).toMatchObject({ allowance_bani: 35_960, line_net_bani: 323_640 });
     expect(parseUblInvoice(xml.notVatRegistered!).vat_breakdown[0]).toMatchObject({ category: 'O', exemption_reason_code: 'VATEX-EU-O' });
+  });
+
+  it('states the delivery date an invoice gives (BT-72): its own, a storno\'s original\'s, none when it gives none', () => {
+    const deliveryOf = (name: string) => /<cac:Delivery>([\s\S]*?)<\/cac:Delivery>/.exec(xml[name]!)?.[1] ?? null;
+    // An intra-community supply dated by its delivery, not by its issue date; its storno by the same delivery.
+    expect(deliveryOf('intraCommunityDelivered')).toContain('<cbc:ActualDeliveryDate>2026-10-28</cbc:ActualDeliveryDate>');
+    expect(deliveryOf('intraCommunityDelivered')).toContain('<cbc:CountrySubentity>Bayern</cbc:CountrySubentity>');
+    expect(deliveryOf('intraCommunityDeliveredStorno')).toContain('<cbc:ActualDeliveryDate>2026-10-28</cbc:ActualDeliveryDate>');
+    // A domestic invoice states the date alone (no deliver-to address); one that gives no date has no Delivery.
+    expect(deliveryOf('deliveredDomestic')).toContain('<cbc:ActualDeliveryDate>2026-10-30</cbc:ActualDeliveryDate>');
+    expect(deliveryOf('deliveredDomestic')).not.toContain('DeliveryLocation');
+    expect(deliveryOf('multiRate')).toBeNull();
   });
 
   it('states intra-community supplies (K), exports (G) and zero-rated lines (Z) with their own category and reason', () => {

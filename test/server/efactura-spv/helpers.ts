@@ -173,6 +173,7 @@ export interface InvoiceOptions {
   payment_method?: string;
   spv_environment?: 'live' | 'test';
   due_date?: string;
+  delivery_date?: string;
   observations?: string;
 }
 
@@ -206,6 +207,7 @@ export async function invoice(f: Firm, o: InvoiceOptions = {}): Promise<Record<s
     reverse_charge: o.reverse_charge ?? false,
     ...(o.payment_method ? { payment_method: o.payment_method } : {}),
     ...(o.due_date ? { due_date: o.due_date } : {}),
+    ...(o.delivery_date ? { delivery_date: o.delivery_date } : {}),
     ...(o.observations ? { observations: o.observations } : {}),
     spv_environment: o.spv_environment ?? 'live',
     items: o.items ?? [{ description: 'Licență Tejghea', quantity: 2, price: 100, vat_rate: 21 }],

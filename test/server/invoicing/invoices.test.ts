@@ -443,6 +443,40 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
     });
   });
 
+  describe('delivery date', () => {
+    it('keeps the delivery date given, changes it on a draft, leaves it off a storno and carries it into a conversion', async () => {
+      const { firm, clientId, seriesId } = await setup();
+      const plain = await issue(firm, { client_id: clientId, series_id: seriesId });
+      expect(plain.delivery_date).toBeNull();
+      const delivered = await issue(firm, { client_id: clientId, series_id: seriesId, delivery_date: '2026-10-30' });
+      expect(delivered).toMatchObject({ issue_date: '2026-11-21', delivery_date: '2026-10-30' });
+      expect((await firm.ok('GET', `/invoices/${delivered.id}`)).delivery_date).toBe('2026-10-30');
+      const stored = await server.storage.db.selectFrom('invoices').select('delivery_date').where('id', '=', delivered.id).executeTakeFirstOrThrow();
+      expect(stored.delivery_date).toBe('2026-10-30');
+      // A storno reverses the supply; it states no delivery of its own.
+      expect((await firm.ok('POST', `/invoices/${delivered.id}/storno`, {})).delivery_date).toBeNull();
+
+      const draft = await issue(firm, { client_id: clientId, is_draft: true, delivery_date: '2026-11-02' });
+      expect((await firm.ok('PUT', `/invoices/${draft.id}`, { observations: 'x' })).delivery_date).toBe('2026-11-02');
+      expect((await firm.ok('PUT', `/invoices/${draft.id}`, { delivery_date: '2026-11-03' })).delivery_date).toBe('2026-11-03');
+      expect((await firm.ok('PUT', `/invoices/${draft.id}`, { delivery_date: null })).delivery_date).toBeNull();
+
+      await newSeries(firm, { name: 'PF', document_type: 'proforma', is_primary: true });
+      const proforma = await issue(firm, { client_id: clientId, document_type: 'proforma', delivery_date: '2026-11-20' });
+      expect((await firm.ok('POST', `/invoices/${proforma.id}/convert`, {})).delivery_date).toBe('2026-11-20');
+    });
+
+    it('refuses a date that is not one, with 422 naming the member, and creates nothing', async () => {
+      const { firm, clientId, seriesId } = await setup();
+      for (const bad of ['2026-02-30', '30.10.2026', 20261030]) {
+        const res = await firm.call('POST', '/invoices', { client_id: clientId, series_id: seriesId, items: [LINE], delivery_date: bad });
+        expectError(res, 422, 'validation_error');
+        expect(Object.keys(res.body.error.fields)).toEqual(['delivery_date']);
+      }
+      expect((await firm.ok('GET', '/invoices')).total).toBe(0);
+    });
+  });
+
   describe('VAT category of 0% lines', () => {
     const CATEGORY_LINES = [
       { description: 'Piese auto', quantity: 10, price: 120, vat_rate: 0, vat_category: 'K' },
