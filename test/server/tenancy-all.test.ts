@@ -200,6 +200,21 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     expect(own.status, `${p.method} ${p.path(id)} by the owner: ${own.text}`).toBe(p.ownerStatus);
   }
 
+  /** Another company's reservation token (invoice or receipt series) answers resource_missing on release and stays pending. */
+  async function expectReleaseIsolated(base: '/invoice-series' | '/receipt-series', seriesBody: Record<string, unknown>): Promise<void> {
+    let seriesOf = '';
+    await expectActionIsolated({
+      create: async (key) => {
+        seriesOf = (await created(key, base, seriesBody)).id;
+        const res = await server.api(key, 'POST', `${base}/${seriesOf}/reservations`, { device_id: 'dev-a' });
+        expect(res.status).toBe(201);
+        return res.body.data.data[0].token as string;
+      },
+      method: 'POST', path: (token) => `${base}/reservations/${token}/release?device_id=dev-a`,
+      witness: () => [`${base}/${seriesOf}/reservations`, `${base}/${seriesOf}/gaps`], ownerStatus: 200,
+    });
+  }
+
   it('isolates work points', async () => {
     await isolated({
       create: async (key) => (await created(key, '/work-points', { name: 'Punct izolat' })).id,
@@ -289,17 +304,7 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
   });
 
   it('refuses to release another company’s reservation token (resource_missing) and leaves it pending', async () => {
-    let seriesOf = '';
-    await expectActionIsolated({
-      create: async (key) => {
-        seriesOf = (await created(key, '/invoice-series', { name: 'RL' })).id;
-        const res = await server.api(key, 'POST', `/invoice-series/${seriesOf}/reservations`, { device_id: 'dev-a' });
-        expect(res.status).toBe(201);
-        return res.body.data.data[0].token as string;
-      },
-      method: 'POST', path: (token) => `/invoice-series/reservations/${token}/release?device_id=dev-a`,
-      witness: () => [`/invoice-series/${seriesOf}/reservations`, `/invoice-series/${seriesOf}/gaps`], ownerStatus: 200,
-    });
+    await expectReleaseIsolated('/invoice-series', { name: 'RL' });
   });
 
   it('isolates invoices: read, change, delete, issue, storno, convert', async () => {
@@ -406,17 +411,7 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       method: 'POST', path: (id) => `/receipt-series/${id}/reservations`, body: { device_id: 'dev-a', count: 2 },
       witness: (id) => [`/receipt-series/${id}`, `/receipt-series/${id}/reservations`], ownerStatus: 201,
     });
-    let seriesOf = '';
-    await expectActionIsolated({
-      create: async (key) => {
-        seriesOf = (await created(key, '/receipt-series', { prefix: 'CHT' })).id;
-        const res = await server.api(key, 'POST', `/receipt-series/${seriesOf}/reservations`, { device_id: 'dev-a' });
-        expect(res.status).toBe(201);
-        return res.body.data.data[0].token as string;
-      },
-      method: 'POST', path: (token) => `/receipt-series/reservations/${token}/release?device_id=dev-a`,
-      witness: () => [`/receipt-series/${seriesOf}/reservations`, `/receipt-series/${seriesOf}/gaps`], ownerStatus: 200,
-    });
+    await expectReleaseIsolated('/receipt-series', { prefix: 'CHT' });
   });
 
   it('isolates suppliers, expense categories, expenses, their payment and audit trail', async () => {
