@@ -102,8 +102,12 @@ function SeriesPanel({ s }: { s: SeriesView }) {
             <dd>
               <code>{s.format}</code>
             </dd>
-            <dt>{t('series.year')}</dt>
-            <dd>{s.year}</dd>
+            {s.kind === 'invoice' ? (
+              <>
+                <dt>{t('series.year')}</dt>
+                <dd>{s.year}</dd>
+              </>
+            ) : null}
             <dt>{t('series.next')}</dt>
             <dd>{s.next_full_number ?? '—'}</dd>
             {s.mode === 'shared' ? (

@@ -126,6 +126,8 @@ describe('the chitanță offline', () => {
     expect(await page.getByTestId('series-shared').isEnabled()).toBe(true);
     await page.getByTestId('series-exclusive').click();
     await expect.poll(() => page.getByTestId('series-panel').textContent(), { timeout: 15_000 }).toContain('Exclusivă');
+    // Receipt numbers never restart: the panel shows no year for them.
+    expect(await page.getByTestId('series-panel').textContent()).not.toContain('Anul');
 
     await server.stop();
     await sellAtCounter(desktop, { entries: ['2*cafea'], client: 'Exemplu' });
