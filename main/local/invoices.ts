@@ -326,8 +326,12 @@ function applyNumber(db: WriteDb, ctx: LocalContext, id: string, seriesId: strin
   return { after: taken.after };
 }
 
-function prepare(db: ReadDb, input: DraftInput): { lines: ComputedLine[]; totals: InvoiceTotals } {
+function prepare(db: ReadDb, input: DraftInput, today: string): { lines: ComputedLine[]; totals: InvoiceTotals } {
   if (input.client_id) assertClientUsable(db, input.client_id);
+  // The service refuses it too (422 at sync): better said here, before anything is queued.
+  if (input.due_date && input.due_date < (input.issue_date ?? today)) {
+    throw invalidInput({ due_date: 'Must not be before the issue date|Nu poate fi înaintea datei emiterii' });
+  }
   const lines = toComputedLines(input.lines);
   checkProducts(db, lines);
   return { lines, totals: totalsOf(lines, input.reverse_charge) };
@@ -335,7 +339,7 @@ function prepare(db: ReadDb, input: DraftInput): { lines: ComputedLine[]; totals
 
 export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string | undefined }): InvoiceView {
   return ctx.store.write((db) => {
-    const { lines, totals } = prepare(db, input);
+    const { lines, totals } = prepare(db, input, ctx.today());
     if (!input.id) {
       const id = ctx.uuid();
       insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
@@ -379,7 +383,7 @@ function queueDraftChange(db: WriteDb, ctx: LocalContext, row: InvoiceRow): void
 /** Issues a new invoice in one transaction: row, lines, number, outbox item. */
 export function issueInvoice(ctx: LocalContext, input: DraftInput & { series_id: string }): InvoiceView {
   return ctx.store.write((db) => {
-    const { lines, totals } = prepare(db, input);
+    const { lines, totals } = prepare(db, input, ctx.today());
     const id = ctx.uuid();
     insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
     const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');

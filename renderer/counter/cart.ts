@@ -46,6 +46,10 @@ export interface Cart {
   payment_method: PaymentMethodType;
   reverse_charge: boolean;
   observations: string;
+  /** `YYYY-MM-DD`, or '' for none: when payment is due. */
+  due_date: string;
+  /** `YYYY-MM-DD`, or '' for none: when the goods were delivered, if not the issue date (art. 319 (20) d). */
+  delivery_date: string;
   /** Index into `lines` of the line the keyboard edits (the last added by default). */
   selected: number;
   nextKey: number;
@@ -70,6 +74,8 @@ export const emptyCart = (payment: PaymentMethodType = 'receipt'): Cart => ({
   payment_method: payment,
   reverse_charge: false,
   observations: '',
+  due_date: '',
+  delivery_date: '',
   selected: -1,
   nextKey: 1,
 });
@@ -102,7 +108,17 @@ export type CartAction =
   | { type: 'setPayment'; payment_method: PaymentMethodType }
   | { type: 'setReverseCharge'; value: boolean }
   | { type: 'setObservations'; value: string }
-  | { type: 'load'; lines: Omit<CartLine, 'key'>[]; client: CartClient | null; payment_method: PaymentMethodType | null; reverse_charge: boolean; observations: string }
+  | { type: 'setDates'; due_date?: string; delivery_date?: string }
+  | {
+      type: 'load';
+      lines: Omit<CartLine, 'key'>[];
+      client: CartClient | null;
+      payment_method: PaymentMethodType | null;
+      reverse_charge: boolean;
+      observations: string;
+      due_date: string;
+      delivery_date: string;
+    }
   | { type: 'clear' };
 
 function clampIndex(cart: Cart, index: number): number {
@@ -200,6 +216,12 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       return { ...cart, reverse_charge: action.value };
     case 'setObservations':
       return { ...cart, observations: action.value };
+    case 'setDates':
+      return {
+        ...cart,
+        due_date: action.due_date ?? cart.due_date,
+        delivery_date: action.delivery_date ?? cart.delivery_date,
+      };
     case 'load': {
       // A draft reopened at the counter: its lines become editable cart lines again.
       const lines = action.lines.map((l, i) => ({ ...l, key: `l${cart.nextKey + i}` }));
@@ -210,6 +232,8 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         payment_method: action.payment_method ?? cart.payment_method,
         reverse_charge: action.reverse_charge,
         observations: action.observations,
+        due_date: action.due_date,
+        delivery_date: action.delivery_date,
         selected: lines.length - 1,
         nextKey: cart.nextKey + lines.length,
       };
@@ -262,7 +286,8 @@ export type CartProblem =
   | 'exemption_missing'
   | 'intra_community_buyer'
   | 'intra_community_vat_id'
-  | 'intra_community_region';
+  | 'intra_community_region'
+  | 'due_before_issue';
 
 /**
  * What an intra-community supply (K) asks of its buyer, the rules the service applies when it sends
@@ -279,7 +304,7 @@ function intraCommunityProblems(client: CartClient | null): CartProblem[] {
   return problems;
 }
 
-export function cartProblems(cart: Cart): CartProblem[] {
+export function cartProblems(cart: Cart, today?: string): CartProblem[] {
   const problems: CartProblem[] = [];
   if (cart.lines.length === 0) problems.push('no_lines');
   // An issued invoice names its buyer (art. 319 (20) f; the service refuses one without): at the
@@ -294,5 +319,7 @@ export function cartProblems(cart: Cart): CartProblem[] {
   if (!cart.reverse_charge && cart.lines.some((l) => l.vat_rate_bp === 0 && l.vat_category === 'K')) {
     problems.push(...intraCommunityProblems(cart.client));
   }
+  // The invoice is dated today: a due date before it is refused by the service (and by the host).
+  if (today && cart.due_date && cart.due_date < today) problems.push('due_before_issue');
   return problems;
 }

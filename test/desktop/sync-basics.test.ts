@@ -161,6 +161,9 @@ describe('sync engine against the real server', () => {
       await device.call('sync.now');
       proxy.setDown(true);
       const client = await device.call('clients.create', { type: 'person', name: 'Maria Ionescu', country: 'RO' });
+      // A due date before the invoice's date is refused here, as the service would refuse it at sync.
+      await expect(device.call('invoices.saveDraft', { client_id: client.id, due_date: '2020-01-01', lines: [LINE] })).rejects.toThrow(/due_date/);
+      expect((await device.call('invoices.list', { limit: 10 })).total).toBe(0);
       const draft = await device.call('invoices.saveDraft', { client_id: client.id, delivery_date: '2026-10-30', lines: [LINE] });
       expect(draft.delivery_date).toBe('2026-10-30');
       proxy.setDown(false);

@@ -11,7 +11,9 @@ import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, indicator, newClientFromCounter, openInvoiceByNumber, scan, screenshot, sellAtCounter, startSaleWith } from './support/flows';
+import { eventually, fillInvoiceDetails, indicator, newClientFromCounter, openInvoiceByNumber, scan, screenshot, sellAtCounter, startSaleWith } from './support/flows';
+import { addDays, todayInBucharest } from '../../shared/dates';
+import { formatDate } from '../../renderer/lib/format';
 import { postOk, seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
@@ -350,6 +352,38 @@ describe('the counter', () => {
     const remote = await server.api('GET', `/clients/${client.id}`);
     expect(remote.body.data).toMatchObject({ county: 'Hamburg', country: 'DE' });
     expect((await serverInvoices()).find((i) => i.full_number === number)?.client_id).toBe(client.id);
+  });
+
+  it('issues a B2B invoice with a due date, an earlier delivery date and observations; the invoice detail and the service have them', async () => {
+    const { page } = desktop;
+    const today = todayInBucharest();
+    const [due, delivered] = [addDays(today, 14), addDays(today, -5)];
+    // A due date before today (the invoice's date) stops F9 with a reason, before a number is spent.
+    await startSaleWith(desktop, 'cafea');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Exemplu');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    await fillInvoiceDetails(page, { due_date: addDays(today, -1) });
+    await page.keyboard.press('F9');
+    await expect.poll(() => page.getByTestId('cart-problems').textContent()).toContain('Scadența este înaintea datei de azi');
+    expect(await page.getByTestId('issued-panel').count()).toBe(0);
+    await page.getByTestId('pay-bank_order').click();
+    await fillInvoiceDetails(page, { due_date: due, delivery_date: delivered, observations: 'Livrat cu avizul 123' });
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    // The next sale starts with the details folded and empty.
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('invoice-details').getAttribute('open')).toBeNull();
+
+    await openInvoiceByNumber(desktop, number);
+    expect(await page.getByTestId('detail-delivery-date').textContent()).toBe(formatDate(delivered));
+    await syncNow();
+    const remote = (await serverInvoices()).find((i) => i.full_number === number)!;
+    const full = await server.api('GET', `/invoices/${remote.id}`);
+    expect(full.body.data).toMatchObject({ due_date: due, delivery_date: delivered, observations: 'Livrat cu avizul 123', payment_method: 'bank_order' });
   });
 
   it('keeps every line\'s total and remove button on a 1280×800 screen, with a long name, a 0% line and a discount', async () => {

@@ -106,6 +106,26 @@ describe('counter cart', () => {
     expect(cartProblems(fixed)).toEqual([]);
   });
 
+  it('keeps the invoice details of a reopened draft, changes one date at a time, and forgets them for the next sale', () => {
+    const loaded = run([{ type: 'load', lines: [], client: null, payment_method: 'bank_order', reverse_charge: false, observations: 'Aviz 12', due_date: '2026-12-05', delivery_date: '2026-11-15' }]);
+    expect(loaded).toMatchObject({ due_date: '2026-12-05', delivery_date: '2026-11-15', observations: 'Aviz 12' });
+    expect(run([{ type: 'setDates', delivery_date: '' }], loaded)).toMatchObject({ due_date: '2026-12-05', delivery_date: '' });
+    expect(run([{ type: 'setDates', due_date: '2026-12-20' }], loaded)).toMatchObject({ due_date: '2026-12-20', delivery_date: '2026-11-15' });
+    expect(run([{ type: 'clear' }], loaded)).toMatchObject({ due_date: '', delivery_date: '', observations: '' });
+  });
+
+  it('refuses a due date before the invoice\'s date (today), and only when it knows today', () => {
+    const sale = run([
+      { type: 'addProduct', product: coffee },
+      { type: 'setClient', client: { id: 'cli_1', name: 'X SRL', cui: '14399840', vat_payer: true, country: 'RO', county: 'Cluj' } },
+      { type: 'setDates', due_date: '2026-11-20' },
+    ]);
+    expect(cartProblems(sale, '2026-11-21')).toEqual(['due_before_issue']);
+    expect(cartProblems(sale, '2026-11-20')).toEqual([]);
+    expect(cartProblems(sale)).toEqual([]);
+    expect(cartProblems(run([{ type: 'setDates', due_date: '' }], sale), '2026-11-21')).toEqual([]);
+  });
+
   it('asks an intra-community supply (K) for a buyer in another member state, with its VAT id and region', () => {
     const k = run([
       { type: 'addFree', description: 'Rulmenți', unit_price_bani: 2500, vat_rate_bp: 0 },

@@ -5,7 +5,8 @@ import { navigate } from '../../app/router';
 import { SyncBadge } from '../../components/Badges';
 import { useToast } from '../../components/Toasts';
 import { percentToBp, toMilli } from '../../../shared/invoice-math';
-import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type CartProblem } from '../../counter/cart';
+import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import { todayInBucharest } from '../../../shared/dates';
 import { callIpc, useIpcMutation, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
@@ -32,6 +33,7 @@ const PROBLEM_KEYS: Record<CartProblem, MessageKey> = {
   intra_community_buyer: 'counter.problem.intra_community_buyer',
   intra_community_vat_id: 'counter.problem.intra_community_vat_id',
   intra_community_region: 'counter.problem.intra_community_region',
+  due_before_issue: 'counter.problem.due_before_issue',
 };
 
 function pickSeries(series: readonly SeriesView[], settings: Settings | undefined): SeriesView | undefined {
@@ -96,6 +98,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           payment_method: draft.payment_method,
           reverse_charge: draft.reverse_charge,
           observations: draft.observations ?? '',
+          due_date: draft.due_date ?? '',
+          delivery_date: draft.delivery_date ?? '',
         });
         setEditingDraft(draft.id);
       } catch (error) {
@@ -110,7 +114,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const allSeries = seriesQuery.data ?? [];
   const series = allSeries.find((s) => s.id === seriesId) ?? pickSeries(allSeries, settings);
   const totals = useMemo(() => cartTotals(cart), [cart]);
-  const problems = cartProblems(cart);
+  const problems = cartProblems(cart, todayInBucharest());
   const online = syncStatus.data?.mode === 'online';
 
   // After the render the keyboard goes back to the product box, unless the cashier has already moved
@@ -153,6 +157,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       payment_method: cart.payment_method,
       reverse_charge: cart.reverse_charge,
       observations: cart.observations.trim() || null,
+      due_date: cart.due_date || null,
+      delivery_date: cart.delivery_date || null,
       language: 'ro',
       spv_environment: env,
     };
@@ -195,6 +201,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         payment_method: cart.payment_method,
         reverse_charge: cart.reverse_charge,
         observations: cart.observations.trim() || null,
+        due_date: cart.due_date || null,
+        delivery_date: cart.delivery_date || null,
       });
       toast(t('counter.draftSaved'), 'ok');
       dispatch({ type: 'clear' });
@@ -413,6 +421,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                 : t('counter.noSeries')}
             </span>
           </label>
+          <InvoiceDetails cart={cart} dispatch={dispatch} />
           {!online && syncStatus.data ? <div className="banner info small">{t('counter.offlineNote')}</div> : null}
           {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
           {attempted && problems.length > 0 ? (
@@ -436,6 +445,38 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         </div>
       </aside>
     </div>
+  );
+}
+
+/**
+ * What a counter sale rarely needs and a B2B invoice often does: a due date, a delivery date before the
+ * issue date (art. 319 (20) d), observations printed on the invoice. Folded away unless one is set.
+ */
+function InvoiceDetails(props: { cart: Cart; dispatch: (action: CartAction) => void }) {
+  const { t } = useI18n();
+  const { cart, dispatch } = props;
+  const set = cart.due_date !== '' || cart.delivery_date !== '' || cart.observations.trim() !== '';
+  return (
+    <details className="invoice-details" data-testid="invoice-details" open={set || undefined}>
+      <summary>
+        {t('counter.details')}
+        {set ? ' •' : ''}
+      </summary>
+      <div className="col">
+        <label className="field">
+          {t('counter.dueDate')}
+          <input className="input" type="date" data-testid="due-date" value={cart.due_date} onChange={(e) => dispatch({ type: 'setDates', due_date: e.target.value })} />
+        </label>
+        <label className="field">
+          {t('counter.deliveryDate')}
+          <input className="input" type="date" data-testid="delivery-date" value={cart.delivery_date} onChange={(e) => dispatch({ type: 'setDates', delivery_date: e.target.value })} />
+        </label>
+        <label className="field">
+          {t('counter.observations')}
+          <textarea className="input" rows={2} maxLength={2000} data-testid="observations" value={cart.observations} onChange={(e) => dispatch({ type: 'setObservations', value: e.target.value })} />
+        </label>
+      </div>
+    </details>
   );
 }
 

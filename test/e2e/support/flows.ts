@@ -80,6 +80,8 @@ export interface CounterSale {
   /** Text to search in the client box (name or CUI); the first match is taken with Enter. */
   client: string;
   payment?: 'receipt' | 'card' | 'bank_order' | 'fiscal_receipt' | 'other';
+  /** Filled under "Detalii factură" before issuing. */
+  details?: { due_date?: string; delivery_date?: string; observations?: string };
 }
 
 /** One sale at the counter with the keyboard only; returns the number printed in the issued panel. */
@@ -102,9 +104,19 @@ export async function sellAtCounter(desktop: Desktop, sale: CounterSale): Promis
   await page.keyboard.press('Enter');
   await page.getByTestId('counter-client').waitFor();
   if (sale.payment) await page.getByTestId(`pay-${sale.payment}`).click();
+  if (sale.details) await fillInvoiceDetails(page, sale.details);
   await page.keyboard.press('F9');
   await page.getByTestId('issued-panel').waitFor();
   return (await page.getByTestId('issued-number').textContent()) ?? '';
+}
+
+/** Opens "Detalii factură" at the counter and fills what is given. */
+export async function fillInvoiceDetails(page: Page, details: NonNullable<CounterSale['details']>): Promise<void> {
+  const box = page.getByTestId('invoice-details');
+  if ((await box.getAttribute('open')) === null) await box.locator('summary').click();
+  if (details.due_date !== undefined) await page.getByTestId('due-date').fill(details.due_date);
+  if (details.delivery_date !== undefined) await page.getByTestId('delivery-date').fill(details.delivery_date);
+  if (details.observations !== undefined) await page.getByTestId('observations').fill(details.observations);
 }
 
 /** Opens the counter and puts the first product the search offers for `query` in the cart. */
