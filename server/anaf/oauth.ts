@@ -166,6 +166,12 @@ export interface TokenStore {
   claimRefresh(companyId: string, seenVersion: number, now: number, leaseUntil: number): Promise<boolean>;
   /** Gives a claim back after a failed refresh, so the next attempt need not wait for it to expire. */
   releaseRefresh(companyId: string, seenVersion: number): Promise<void>;
+  /**
+   * ANAF refused the refresh token of `seenVersion` (invalid_grant): marks the grant dead (the company
+   * must consent again) and ends the claim, unless the tokens moved past that version meanwhile —
+   * then another process refreshed and the grant lives. True when marked.
+   */
+  markGrantDead(companyId: string, seenVersion: number): Promise<boolean>;
 }
 
 /** One process only: the manager's in-process single-flight is all the exclusion it needs. */
@@ -183,6 +189,10 @@ export class MemoryTokenStore implements TokenStore {
     return true;
   }
   async releaseRefresh() {}
+  async markGrantDead() {
+    // Nothing to remember in memory: the next refresh is refused again.
+    return true;
+  }
 }
 
 /** What the e-Factura client needs to authenticate; AnafTokenManager is the real one. */
@@ -290,9 +300,15 @@ export class AnafTokenManager implements AccessTokenSource {
     } catch (error) {
       if (error instanceof AnafOAuthError && error.code === 'invalid_grant') {
         // A holder whose claim we took over after it expired may have spent the token and saved its
-        // tokens since: the grant is alive, and the newer tokens are the ones to use.
+        // tokens since: the grant is alive, and the newer tokens are the ones to use. The mark is
+        // conditional on the version for the same reason: a save landing between the two is not lost.
         const latest = await store.get(companyId);
         if (latest && latest.version !== current.version) return latest;
+        if (!(await store.markGrantDead(companyId, current.version))) {
+          const saved = await store.get(companyId);
+          if (saved && saved.version !== current.version) return saved;
+        }
+        throw error;
       }
       // The claim would expire anyway: the refresh's own error is the one worth reporting.
       await store.releaseRefresh(companyId, current.version).catch(() => undefined);

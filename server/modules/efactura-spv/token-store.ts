@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { AnafOAuthError, AnafTokenManager, type AccessTokenSource, type AnafTokens, type StoredTokens, type TokenStore } from '../../anaf/index';
+import { AnafTokenManager, type AccessTokenSource, type AnafTokens, type StoredTokens, type TokenStore } from '../../anaf/index';
 import type { Db } from '../../db/types';
 import { ApiError } from '../../platform/errors';
 import type { AnafServices, Services } from '../../platform/services';
@@ -110,6 +110,16 @@ export class DbTokenStore implements TokenStore {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  async markGrantDead(companyId: string, seenVersion: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('anaf_oauth_tokens')
+      .set({ reconsent_required: 1, refresh_lease_until: null, updated_at: this.now() })
+      .where('company_id', '=', companyId)
+      .where('token_version', '=', seenVersion)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async releaseRefresh(companyId: string, seenVersion: number): Promise<void> {
     await this.db
       .updateTable('anaf_oauth_tokens')
@@ -117,41 +127,6 @@ export class DbTokenStore implements TokenStore {
       .where('company_id', '=', companyId)
       .where('token_version', '=', seenVersion)
       .execute();
-  }
-}
-
-/**
- * Hands out access tokens and remembers a dead grant: when ANAF refuses the refresh token
- * (invalid_grant), the row is marked so status and submissions say "consent again".
- */
-class CompanyTokens implements AccessTokenSource {
-  constructor(
-    private readonly manager: AnafTokenManager,
-    private readonly db: Db,
-    private readonly now: () => number,
-  ) {}
-
-  accessToken(companyId: string): Promise<string> {
-    return this.guard(companyId, () => this.manager.accessToken(companyId));
-  }
-
-  accessTokenAfterRejection(companyId: string, rejected: string): Promise<string> {
-    return this.guard(companyId, () => this.manager.accessTokenAfterRejection(companyId, rejected));
-  }
-
-  private async guard(companyId: string, run: () => Promise<string>): Promise<string> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof AnafOAuthError && error.code === 'invalid_grant') {
-        await this.db
-          .updateTable('anaf_oauth_tokens')
-          .set({ reconsent_required: 1, updated_at: this.now() })
-          .where('company_id', '=', companyId)
-          .execute();
-      }
-      throw error;
-    }
   }
 }
 
@@ -178,7 +153,8 @@ export function tokenSource(services: EfacturaServices): AccessTokenSource {
     const now = () => services.clock.now();
     const store = new DbTokenStore(services.storage.db, anaf.tokenKey, now);
     const manager = new AnafTokenManager({ oauth: { ...oauth, clock: services.clock }, store, clock: services.clock });
-    source = new CompanyTokens(manager, services.storage.db, now);
+    // The manager marks a dead grant through the store (markGrantDead), so status and submissions say "consent again".
+    source = manager;
     sources.set(services, source);
   }
   return source;

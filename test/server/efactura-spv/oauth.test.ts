@@ -137,6 +137,24 @@ describe.each(DIALECTS)('ANAF token refresh shared by two processes on %s', (dia
     return { f, before: await row(f.companyId) };
   }
 
+  it('marks a grant dead only on the tokens ANAF refused: tokens saved in between keep it alive', async () => {
+    const { f, before } = await expiringFirm();
+    const store = new DbTokenStore(env.server.storage.db, TOKEN_KEY, () => env.clock.now());
+    const seen = Number(before.token_version);
+    // Another process refreshed and saved between this one's refusal and its mark.
+    const { version: _version, ...tokens } = (await store.get(f.companyId))!;
+    await store.save(f.companyId, tokens);
+    expect(await store.markGrantDead(f.companyId, seen)).toBe(false);
+    expect(await row(f.companyId)).toMatchObject({ reconsent_required: 0, token_version: seen + 1 });
+    expect((await f.ok('GET', '/efactura/oauth/status')).body.data.status).toBe('linked');
+    // Refused on the tokens still stored: the company must consent again, and no claim is left behind.
+    const now = env.clock.now();
+    expect(await store.claimRefresh(f.companyId, seen + 1, now, now + 30)).toBe(true);
+    expect(await store.markGrantDead(f.companyId, seen + 1)).toBe(true);
+    expect(await row(f.companyId)).toMatchObject({ reconsent_required: 1, refresh_lease_until: null, token_version: seen + 1 });
+    expect((await f.ok('GET', '/efactura/oauth/status')).body.data.status).toBe('reconsent_required');
+  });
+
   it('spends the refresh token once when both processes find the access token expiring at the same moment', async () => {
     const { f, before } = await expiringFirm();
     const [requests, grants] = [tokenRequests(), refreshGrants()];
