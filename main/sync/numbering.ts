@@ -82,8 +82,10 @@ export async function setNumberingMode(
   });
   const identity = { device_id: deps.device.id, device_name: deps.device.name, device_platform: deps.device.platform };
   if (mode === 'exclusive') {
+    // Under the lock the device numbers from the counter: a reserve kept from shared mode is given up (documented gaps).
     if (row.kind === 'receipt') {
       const series = await lockReceiptSeries(deps.api, seriesId, identity);
+      releaseUnused(deps, seriesId);
       deps.store.write((db) => {
         applyReceiptSeries(db, series, deps.device.id, deps.clock.now());
         db.run(sql`UPDATE series SET numbering_mode = 'exclusive' WHERE id = ${seriesId}`);

@@ -250,6 +250,11 @@ describe('sync engine against the real server', () => {
         const listed = (await device.call('receipts.list', { limit: 10, offset: 0 })).items.map((r) => r.receipt_number).sort();
         expect(listed).toEqual(['CP-1', 'CP-2', 'CP-4', 'CP-5', 'CP-7']);
       }
+      // Taking the lock instead gives the unused reserve up: CP-3 becomes a released gap, not an expired one later.
+      await first.call('series.setMode', { id: seriesId, mode: 'exclusive' });
+      await first.call('sync.now');
+      const after = await server.api(company.apiKey, 'GET', `/receipt-series/${seriesId}/gaps`);
+      expect(after.body.data.data.map((g: { full_number: string; reason: string }) => [g.full_number, g.reason])).toEqual([['CP-3', 'released'], ['CP-6', 'released']]);
     } finally {
       await first.close();
       await second.close();
