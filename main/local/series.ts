@@ -148,7 +148,10 @@ export function previousInChain(db: ReadDb, itemId: string, seriesId: string): {
       OR (o.entity_type = 'receipt' AND EXISTS (SELECT 1 FROM receipts r WHERE r.id = o.entity_id AND r.series_id = ${seriesId} AND r.numbering = 'lock')))`);
 }
 
-/** The first receipt series this device holds the lock of (receipts are numbered from it by default). */
+/**
+ * The receipt series a receipt made here without naming one is numbered from: one this device holds the
+ * lock of, else a shared one with reserved numbers left; none, and the server numbers it at sync.
+ */
 export function defaultReceiptSeries(db: ReadDb, deviceId: string): SeriesRow | undefined {
   const offline = db.all<SeriesRow>(sql`SELECT * FROM series WHERE kind = 'receipt' AND numbering_mode IS NOT NULL ORDER BY is_primary DESC, name`);
   return (

@@ -47,7 +47,6 @@ export const en: Messages = {
   'print.vatInRon': 'VAT in RON',
   'print.reverseCharge': 'Reverse charge',
   'print.reverseChargeLaw': 'under art. 331 of the Romanian Fiscal Code; VAT is due by the buyer',
-  'print.exempt': 'VAT exempt',
   'print.breakdown.E': 'VAT exempt',
   'print.breakdown.Z': 'zero-rated',
   'print.breakdown.K': 'intra-community supply',

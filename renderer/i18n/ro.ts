@@ -50,7 +50,6 @@ export const ro = {
   'print.vatInRon': 'TVA în lei',
   'print.reverseCharge': 'Taxare inversă',
   'print.reverseChargeLaw': 'conform art. 331 din Codul fiscal; TVA se datorează de beneficiar',
-  'print.exempt': 'Scutit de TVA',
   'print.breakdown.E': 'Scutit de TVA',
   'print.breakdown.Z': 'cotă zero',
   'print.breakdown.K': 'livrare intracomunitară',

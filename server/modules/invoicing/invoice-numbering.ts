@@ -3,7 +3,7 @@ import type { Locale } from '../../platform/locale';
 import { notFound } from '../../platform/errors';
 import { claimNumber, formatNumber, lockSeriesRow, yearOfDate, type SeriesRow } from './numbering';
 import { invalid } from './fail';
-import { consumeReservation } from './reservation-consume';
+import { assertOneNumberSource, consumeReservation } from './reservation-consume';
 import './messages';
 
 export { AlreadyCreated } from './reservation-consume';
@@ -86,9 +86,7 @@ export async function assignInvoiceNumber(
   invoiceId: string,
   clientLocalUuid: string | null,
 ): Promise<AssignedNumber> {
-  if (input.reservation_token !== undefined && input.number !== undefined) {
-    throw invalid(ctx.locale, { number: 'Send either number or reservation_token, not both.|Trimiteți fie number, fie reservation_token, nu amândouă.' });
-  }
+  assertOneNumberSource(ctx.locale, input);
   if (input.reservation_token !== undefined) {
     const taken = await consumeReservation(ctx, trx, {
       kind: 'invoice', token: input.reservation_token, deviceId: input.device_id, seriesId: input.series_id,

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
 import { assertPayable, assertWithinDue } from './payment-routes';
 import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt, type SeriesRow } from './numbering';
-import { AlreadyCreated, consumeReservation } from './reservation-consume';
+import { AlreadyCreated, assertOneNumberSource, consumeReservation } from './reservation-consume';
 import { defaultReceiptSeries } from './receipt-series-routes';
 import { findClient, isCurrencyEnabled } from './catalog-bridge';
 import { CURRENCY_NOT_ENABLED } from './invoice-input';
@@ -173,9 +173,7 @@ const createReceipt = defineRoute({
         return oneView(ctx.db, existing, ctx.locale);
       }
     }
-    if (b.reservation_token !== undefined && b.number !== undefined) {
-      throw invalid(ctx.locale, { number: 'Send either number or reservation_token, not both.|Trimiteți fie number, fie reservation_token, nu amândouă.' });
-    }
+    assertOneNumberSource(ctx.locale, b);
     const amount = toBani(b.amount);
     const id = newId('rcpt');
     try {

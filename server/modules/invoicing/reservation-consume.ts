@@ -21,6 +21,13 @@ export interface ReservationContext {
   now: number;
 }
 
+/** A document printed offline carries one number: a reservation's or the lock holder's, never both (422). */
+export function assertOneNumberSource(locale: Locale, input: { reservation_token?: string | undefined; number?: number | undefined }): void {
+  if (input.reservation_token !== undefined && input.number !== undefined) {
+    throw invalid(locale, { number: 'Send either number or reservation_token, not both.|Trimiteți fie number, fie reservation_token, nu amândouă.' });
+  }
+}
+
 export interface ConsumeReservation {
   kind: SeriesKind;
   token: string;
