@@ -300,10 +300,8 @@ export class AnafTokenManager implements AccessTokenSource {
     } catch (error) {
       if (error instanceof AnafOAuthError && error.code === 'invalid_grant') {
         // A holder whose claim we took over after it expired may have spent the token and saved its
-        // tokens since: the grant is alive, and the newer tokens are the ones to use. The mark is
-        // conditional on the version for the same reason: a save landing between the two is not lost.
-        const latest = await store.get(companyId);
-        if (latest && latest.version !== current.version) return latest;
+        // tokens since: then the grant is alive and the newer tokens are the ones to use. The mark is
+        // conditional on the version we refreshed from, so it fails exactly in that case.
         if (!(await store.markGrantDead(companyId, current.version))) {
           const saved = await store.get(companyId);
           if (saved && saved.version !== current.version) return saved;
