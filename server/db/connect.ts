@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { Migrator, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import type { Database as Schema, Db, Dialect } from './types';
 import { migrations } from './migrations/index';

@@ -3,6 +3,7 @@ import {
   PostgresIntrospector,
   sql,
   type DatabaseIntrospector,
+  type DatabaseMetadata,
   type DatabaseMetadataOptions,
   type Kysely,
   type SchemaMetadata,
@@ -46,6 +47,11 @@ export class OwnSchemaIntrospector implements DatabaseIntrospector {
     return this.#schemas.getSchemas();
   }
 
+  /** Kysely 0.28's older name for the same read. */
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+
   async getTables(options: DatabaseMetadataOptions = { withInternalKyselyTables: false }): Promise<TableMetadata[]> {
     const { rows } = await sql<ColumnRow>`
       select c.relname as "table", c.relkind as kind, ns.nspname as schema,
@@ -66,11 +72,8 @@ export class OwnSchemaIntrospector implements DatabaseIntrospector {
     const tables = new Map<string, TableMetadata>();
     for (const row of rows) {
       if (!options.withInternalKyselyTables && KYSELY_TABLES.includes(row.table)) continue;
-      let table = tables.get(row.table);
-      if (!table) {
-        table = { name: row.table, schema: row.schema, isView: row.kind === 'v', isForeign: row.kind === 'f', columns: [] };
-        tables.set(row.table, table);
-      }
+      const table = tables.get(row.table) ?? { name: row.table, schema: row.schema, isView: row.kind === 'v', columns: [] };
+      tables.set(row.table, table);
       table.columns.push({
         name: row.column,
         dataType: row.type,

@@ -135,7 +135,7 @@ const m0301: MigrationModule = {
       .createIndex('suppliers_company_changed')
       .on('suppliers')
       .column('company_id')
-      .column(sql`(coalesce(updated_at, created_at))`)
+      .expression(sql`(coalesce(updated_at, created_at))`)
       .column('id')
       .execute();
     await db.schema.createIndex('expenses_changed').on('expenses').columns(['company_id', 'work_point_id', 'updated_at', 'id']).execute();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Migrator, sql } from 'kysely';
 import { migrate } from '../../../server/db/connect';
 import { migrations } from '../../../server/db/migrations/index';
 import { createTestStorage, DIALECTS } from '../../support/storage';

@@ -8,7 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .createIndex(`${table}_company_changed`)
       .on(table)
       .column('company_id')
-      .column(sql`(coalesce(updated_at, created_at))`)
+      .expression(sql`(coalesce(updated_at, created_at))`)
       .column('id')
       .execute();
   }

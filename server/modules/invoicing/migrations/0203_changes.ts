@@ -10,7 +10,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .createIndex(`${table}_changed`)
       .on(table)
       .columns(['company_id', 'work_point_id'])
-      .column(sql`(coalesce(updated_at, created_at))`)
+      .expression(sql`(coalesce(updated_at, created_at))`)
       .column('id')
       .execute();
   }

@@ -51,6 +51,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('number_series')
     .unique()
     .columns(['company_id', 'kind'])
-    .column(sql`(lower(name))`)
+    .expression(sql`(lower(name))`)
     .execute();
 }
