@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Storage } from './db/connect';
 import { ApiError } from './platform/errors';
+import { isDatabaseBusy } from './platform/db-errors';
 import { markStart, meta } from './platform/envelope';
 import { resolveLocale } from './platform/locale';
 import { registerRoute, type AnyRoute } from './platform/route';
@@ -175,6 +176,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
 /** What the caller may learn of an error; null for our own failures, which show nothing. */
 function toApiError(raw: FastifyError | ApiError): ApiError | null {
   if (raw instanceof ApiError) return raw;
+  // Overload, not a fault: the transaction rolled back whole, so the caller is told to retry.
+  if (isDatabaseBusy(raw)) return new ApiError(503, 'api_error', 'service_busy', { headers: { 'retry-after': '1' } });
   switch (raw.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'invalid_request_error', 'body_too_large');

@@ -16,7 +16,32 @@ export interface Storage {
 
 export type StorageConfig =
   | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
+  | { dialect: 'postgres'; url: string; schema?: string } & PostgresPoolSettings;
+
+/**
+ * The PostgreSQL pool's settings, each from an environment variable (docs/scaling.md says how to size them).
+ * Defaults are what one service process on a small machine wants.
+ */
+export interface PostgresPoolSettings {
+  /** DATABASE_POOL_SIZE: connections this process keeps at most (default 10). */
+  poolSize?: number;
+  /** DATABASE_POOL_IDLE_MS: an idle connection is closed after this long (default 10,000). */
+  idleTimeoutMs?: number;
+  /** DATABASE_CONNECT_TIMEOUT_MS: a new connection that takes longer fails the request (default 5,000). */
+  connectTimeoutMs?: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: a statement running longer is cancelled by PostgreSQL (default 30,000). */
+  statementTimeoutMs?: number;
+  /** DATABASE_LOCK_TIMEOUT_MS: a wait for a row lock (a busy series) longer than this fails (default 10,000). */
+  lockTimeoutMs?: number;
+}
+
+export const POOL_DEFAULTS: Required<PostgresPoolSettings> = {
+  poolSize: 10,
+  idleTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 30_000,
+  lockTimeoutMs: 10_000,
+};
 
 // int8 and numeric come back from pg as strings; every such column of ours holds Unix seconds or
 // bani, which fit a double exactly, so read them as numbers once, here.
@@ -34,11 +59,20 @@ export function openStorage(config: StorageConfig): Storage {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const schema = config.schema ? checkSchemaName(config.schema) : undefined;
+  const settings = { ...POOL_DEFAULTS, ...definedOnly(config) };
+  // Server-side limits travel as startup options, so they hold for every statement of every connection.
+  const options = [
+    `-c statement_timeout=${settings.statementTimeoutMs}`,
+    `-c lock_timeout=${settings.lockTimeoutMs}`,
+    // A test or tenant schema: every connection of the pool sees only that schema.
+    ...(schema ? [`-c search_path=${schema}`] : []),
+  ];
   const pool = new pg.Pool({
     connectionString: config.url,
-    max: config.poolSize ?? 10,
-    // A test or tenant schema: every connection of the pool sees only that schema.
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    max: settings.poolSize,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    options: options.join(' '),
   });
   const db = new Kysely<Schema>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
   return { db, dialect: 'postgres', ...(schema ? { schema } : {}), close: () => db.destroy() };
@@ -152,8 +186,37 @@ export async function migrate(storage: Storage): Promise<string[]> {
   }
 }
 
-/** Storage from the environment: DATABASE_URL selects PostgreSQL, else the SQLite file DB_PATH. */
+function definedOnly(config: PostgresPoolSettings): PostgresPoolSettings {
+  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as PostgresPoolSettings;
+}
+
+const POOL_ENV: Record<keyof PostgresPoolSettings, { name: string; min: number; max: number }> = {
+  poolSize: { name: 'DATABASE_POOL_SIZE', min: 1, max: 1000 },
+  idleTimeoutMs: { name: 'DATABASE_POOL_IDLE_MS', min: 0, max: 86_400_000 },
+  connectTimeoutMs: { name: 'DATABASE_CONNECT_TIMEOUT_MS', min: 0, max: 600_000 },
+  statementTimeoutMs: { name: 'DATABASE_STATEMENT_TIMEOUT_MS', min: 0, max: 86_400_000 },
+  lockTimeoutMs: { name: 'DATABASE_LOCK_TIMEOUT_MS', min: 0, max: 86_400_000 },
+};
+
+/** The pool settings given in the environment; a value that is not a whole number in range stops the start with its name. */
+export function poolSettingsFromEnv(env: NodeJS.ProcessEnv): PostgresPoolSettings {
+  const out: PostgresPoolSettings = {};
+  for (const [key, spec] of Object.entries(POOL_ENV) as [keyof PostgresPoolSettings, (typeof POOL_ENV)[keyof PostgresPoolSettings]][]) {
+    const text = env[spec.name];
+    if (text === undefined || text === '') continue;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < spec.min || value > spec.max) {
+      throw new Error(`${spec.name} must be a whole number from ${spec.min} to ${spec.max}, not ${JSON.stringify(text)}`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Storage from the environment: DATABASE_URL selects PostgreSQL (pool settings in DATABASE_POOL_*, …), else the SQLite file DB_PATH. */
 export function storageConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StorageConfig {
-  if (env.DATABASE_URL) return { dialect: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}) };
+  if (env.DATABASE_URL) {
+    return { dialect: 'postgres', url: env.DATABASE_URL, ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}), ...poolSettingsFromEnv(env) };
+  }
   return { dialect: 'sqlite', path: env.DB_PATH ?? 'tejghea-server.sqlite' };
 }

@@ -18,3 +18,13 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
+
+/**
+ * The database could not serve the statement in time: a row lock waited past DATABASE_LOCK_TIMEOUT_MS
+ * (55P03), a statement ran past DATABASE_STATEMENT_TIMEOUT_MS (57014), or SQLite stayed busy past its
+ * busy timeout. Nothing was written (the transaction rolled back); the caller may try again.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '55P03' || code === '57014' || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+}

@@ -65,6 +65,10 @@ const messages: Record<string, { en: string; ro: string }> = {
     ro: 'Acest punct de lucru are încă chei API sau documente și nu poate fi șters.',
   },
   forbidden: { en: 'You are not allowed to do this.', ro: 'Nu aveți dreptul să faceți această operație.' },
+  service_busy: {
+    en: 'The service is busy and saved nothing of this request. Try again in a moment.',
+    ro: 'Serviciul este ocupat și nu a salvat nimic din această cerere. Încercați din nou peste o clipă.',
+  },
   api_error: {
     en: 'Something went wrong on our side. The request id helps us find it.',
     ro: 'A apărut o eroare la noi. Identificatorul cererii ne ajută să o găsim.',

@@ -7,6 +7,7 @@ import { ApiError, conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { isUniqueViolation } from '../../platform/db-errors';
 import { todayAt } from '../../platform/bucharest-time';
+import { noteSeriesLocked } from '../../platform/lock-probe';
 import type { NumberSeriesTable, SeriesKind } from './tables';
 
 /**
@@ -51,7 +52,9 @@ export async function lockSeriesRow(
   seriesId: string,
   kind: SeriesKind,
 ): Promise<SeriesRow | undefined> {
-  return (dialect === 'postgres' ? seriesRowForUpdate : seriesRow).first(trx, { id: seriesId, companyId, kind });
+  const row = await (dialect === 'postgres' ? seriesRowForUpdate : seriesRow).first(trx, { id: seriesId, companyId, kind });
+  noteSeriesLocked();
+  return row;
 }
 
 /**
