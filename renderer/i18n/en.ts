@@ -594,6 +594,8 @@ export const en: Messages = {
   'imports.kind.products': 'Products',
   'imports.kind.clients': 'Clients',
   'imports.file': 'CSV or XLSX file',
+  'imports.choose': 'Choose the file…',
+  'imports.noFile': 'No file chosen',
   'imports.fileHelp': 'Files exported from SmartBill, Oblio, Saga or Excel, at most {limit} MB. Nothing is imported until you press “Import”.',
   'imports.tooLarge': 'The file “{name}” is {size} MB; an import takes at most {limit} MB. Split it into smaller files.',
   'imports.wrongType': '“{name}” does not look like a CSV or XLSX spreadsheet. In Excel, save it as “Excel Workbook (.xlsx)” or “CSV”.',

@@ -597,6 +597,8 @@ export const ro = {
   'imports.kind.products': 'Produse',
   'imports.kind.clients': 'Clienți',
   'imports.file': 'Fișier CSV sau XLSX',
+  'imports.choose': 'Alegeți fișierul…',
+  'imports.noFile': 'Niciun fișier ales',
   'imports.fileHelp': 'Fișiere exportate din SmartBill, Oblio, Saga sau Excel, de cel mult {limit} MB. Nimic nu se importă până nu apăsați „Importă”.',
   'imports.tooLarge': 'Fișierul „{name}” are {size} MB; un import primește cel mult {limit} MB. Împărțiți-l în fișiere mai mici.',
   'imports.wrongType': '„{name}” nu pare un tabel CSV sau XLSX. În Excel, salvați-l ca „Registru de lucru Excel (.xlsx)” sau „CSV”.',

@@ -52,6 +52,7 @@ export function ImportScreen({ kind: routeKind }: { kind?: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [existing, setExisting] = useState<'update' | 'skip'>('update');
   const [result, setResult] = useState<ChannelOutput<'imports.commit'> | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   const busy = upload.isPending || preview.isPending || commit.isPending;
 
   const reset = () => {
@@ -127,15 +128,25 @@ export function ImportScreen({ kind: routeKind }: { kind?: string }) {
               ))}
             </div>
             <Field label={t('imports.file')} error={fileError}>
-              <input
-                key={`${kind}-${imp?.id ?? 'none'}-${result ? 'done' : ''}`}
-                type="file"
-                className="input"
-                data-testid="imports-file"
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-                disabled={busy}
-                onChange={(e) => void onFile(e.target.files?.[0])}
-              />
+              {/* The browser's own file button speaks the browser's language: ours speaks the app's. */}
+              <span className="row">
+                <label className={`btn${busy ? ' disabled' : ''}`}>
+                  {t('imports.choose')}
+                  <input
+                    key={`${kind}-${imp?.id ?? 'none'}-${result ? 'done' : ''}`}
+                    type="file"
+                    hidden
+                    data-testid="imports-file"
+                    accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                    disabled={busy}
+                    onChange={(e) => {
+                      setChosen(e.target.files?.[0]?.name ?? null);
+                      void onFile(e.target.files?.[0]);
+                    }}
+                  />
+                </label>
+                <span className="muted">{chosen ?? t('imports.noFile')}</span>
+              </span>
             </Field>
             {fileError ? null : <p className="muted small">{t('imports.fileHelp', { limit: IMPORT_MAX_FILE_BYTES / MIB })}</p>}
             {upload.isPending ? <p className="muted">{t('imports.reading')}</p> : null}
@@ -265,7 +276,8 @@ function cellShown(target: string, value: string | number | boolean | null | und
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return value ? (language === 'ro' ? 'Da' : 'Yes') : language === 'ro' ? 'Nu' : 'No';
   if (typeof value === 'number' && (target === 'price' || target === 'price_with_vat')) return formatWireMoney(value, currency, language);
-  if (typeof value === 'number' && target === 'vat_rate') return formatPercent(value, language);
+  // An Excel percentage cell holds a fraction (0.21): shown as the percent it stands for.
+  if (typeof value === 'number' && target === 'vat_rate') return formatPercent(value > 0 && value < 1 ? Math.round(value * 10_000) / 100 : value, language);
   if (target === 'type') return value === 'person' ? t('imports.kind.clients') : String(value);
   return String(value);
 }

@@ -157,9 +157,14 @@ async function evaluate(db: Db, companyId: string, kind: ImportKind, grid: Grid,
 function previewOf(kind: ImportKind, r: Evaluated, grid: Grid, mapping: Mapping, now: number): ImportView['preview'][number] {
   if (!r.candidate) {
     // As the file says it, per target: what the user needs to find the row.
-    const values: Record<string, string | null> = {};
+    const values: Record<string, string | number | null> = {};
     const gridRow = grid.rows.find((g) => g.row === r.row);
-    for (const [target, index] of Object.entries(mapping)) if (index !== null) values[target] = cellText(gridRow?.cells[index] ?? null);
+    for (const [target, index] of Object.entries(mapping)) {
+      if (index === null) continue;
+      const cell = gridRow?.cells[index] ?? null;
+      // Numbers stay numbers (an XLSX price), for the client to show in its own format.
+      values[target] = typeof cell === 'number' && !['code', 'barcode', 'cui', 'cnp', 'phone'].includes(target) ? cell : cellText(cell);
+    }
     return { row: r.row, status: 'invalid', values };
   }
   const fresh = { id: 'preview', companyId: '', now, createdOn: createdOn(now) };
