@@ -132,4 +132,19 @@ describe('import from a file', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('says in Romanian that an import needs the service when it cannot be reached', async () => {
+    const { page } = desktop;
+    await desktop.open('#/import/clients');
+    await server.stop();
+    try {
+      await page.getByTestId('imports-file').setInputFiles({ name: 'clienti.csv', mimeType: 'text/csv', buffer: Buffer.from('Denumire;Localitate\r\nAna;Arad\r\n') });
+      await expect
+        .poll(() => page.getByTestId('imports-screen').textContent(), { timeout: 60_000 })
+        .toContain('Importul are nevoie de conexiunea cu serviciul. Conectați-vă și reîncercați; nu s-a importat nimic.');
+      expect(await page.getByTestId('imports-preview').count()).toBe(0);
+    } finally {
+      await server.start();
+    }
+  }, 90_000);
 });

@@ -12,6 +12,8 @@ import { cellOf, problem, type EvaluatedRow, type Mapping, type RowProblem } fro
 export interface ClientCandidate {
   type: ClientType;
   name: string;
+  /** The row's country, or the import's default (RO): what a new client gets. */
+  country: string;
   cui: string | null;
   cnp: string | null;
   vat_payer: boolean;
@@ -142,7 +144,7 @@ export function evaluateClients(grid: Grid, mapping: Mapping, ctx: ClientContext
     if (has('country') && text('country') !== null) given.country = country;
 
     const candidate: ClientCandidate = {
-      type, name, cui: id.cui, cnp: id.cnp, vat_payer: id.vat_payer,
+      type, name, country, cui: id.cui, cnp: id.cnp, vat_payer: id.vat_payer,
       given,
       vat_payer_given: vatPayer !== undefined || (cui !== null && /^\s*ro/i.test(cui)),
     };
@@ -161,7 +163,7 @@ export function clientRow(
     return {
       id: fresh.id, company_id: fresh.companyId, type: c.type, name: c.name, cui: c.cui, vat_payer: toFlag(c.vat_payer),
       reg_com: g.reg_com ?? null, cnp: c.cnp, address: g.address ?? null, city: g.city ?? null, county: g.county ?? null,
-      country: g.country ?? 'RO', postal_code: g.postal_code ?? null, email: g.email ?? null, phone: g.phone ?? null,
+      country: c.country, postal_code: g.postal_code ?? null, email: g.email ?? null, phone: g.phone ?? null,
       iban: g.iban ?? null, bank: g.bank ?? null, notes: g.notes ?? null, client_local_uuid: null, is_deleted: 0, deleted_at: null,
       created_at: fresh.now, created_on: fresh.createdOn, updated_at: null,
     };
