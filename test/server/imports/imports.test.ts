@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { DIALECTS } from '../../support/storage';
 import { startTestServer, type TestServer } from '../../support/server';
 import { expectError, firm, VALID, type Firm } from '../catalog/helpers';
@@ -187,6 +188,57 @@ describe.each(DIALECTS)('imports on %s', (dialect) => {
       'mapping.nume': expect.stringContaining('name, code, barcode'),
       'mapping.price': 'The file has 4 columns (0 to 3)',
     });
+  });
+
+  it('rolls back every write when the database fails in the middle of the commit', async () => {
+    const f = await firm(server);
+    await f.ok('POST', '/products', { name: 'Vechi', code: 'C-1', price: 1 });
+    const rows: Array<Array<string | number | null>> = [['Denumire', 'Cod', 'Preț']];
+    for (let i = 1; i <= 450; i++) rows.push([i === 420 ? 'Bombă' : `Produs ${i}`, `C-${i}`, `${i},00`]);
+    const up = await upload(f, 'products', csv(rows));
+    expect(up.body.data.counts).toMatchObject({ valid: 450, new: 449, existing: 1, invalid: 0 });
+    // A failure the checks cannot foresee (a disk, a constraint), after the update and the first batches of inserts.
+    const db = server.storage.db;
+    if (dialect === 'sqlite') {
+      await sql`CREATE TRIGGER import_bomb BEFORE INSERT ON products WHEN NEW.name = 'Bombă' BEGIN SELECT RAISE(ABORT, 'boom'); END`.execute(db);
+    } else {
+      await sql`CREATE FUNCTION import_bomb() RETURNS trigger AS $$ BEGIN IF NEW.name = 'Bombă' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE TRIGGER import_bomb BEFORE INSERT ON products FOR EACH ROW EXECUTE FUNCTION import_bomb()`.execute(db);
+    }
+    try {
+      const failed = await f.call('POST', `/products/imports/${up.body.data.id}/commit`, {});
+      expectError(failed, 500, 'api_error');
+      expect(failed.text).not.toMatch(/boom|trigger|INSERT/i);
+    } finally {
+      await sql`DROP TRIGGER import_bomb${sql.raw(dialect === 'postgres' ? ' ON products' : '')}`.execute(db);
+      if (dialect === 'postgres') await sql`DROP FUNCTION import_bomb()`.execute(db);
+    }
+    const after = await productsOf(f);
+    expect(after.map((p) => [p.name, p.code, Number(p.price)])).toEqual([['Vechi', 'C-1', 100]]);
+    expect((await f.ok('GET', `/products/imports/${up.body.data.id}`)).body.data.status).toBe('pending');
+    // The same import goes through once the fault is gone.
+    const done = await f.ok('POST', `/products/imports/${up.body.data.id}/commit`, {}, 200);
+    expect(done.body.data.result).toEqual({ created: 449, updated: 1, unchanged: 0, skipped: 0 });
+    expect(await productsOf(f)).toHaveLength(450);
+  });
+
+  it('fills new products from the defaults, and skips existing ones when asked', async () => {
+    const f = await firm(server);
+    await f.ok('POST', '/products', { name: 'Existent', code: 'E-1', price: 3, vat_rate: 21 });
+    const up = await upload(f, 'products', csv([['Denumire', 'Cod', 'Preț'], ['Existent', 'E-1', '9,99'], ['Carte', 'K-1', '45']]));
+    const previewed = await f.ok('POST', `/products/imports/${up.body.data.id}/preview`, { mapping: up.body.data.mapping, defaults: { vat_rate: 5, unit: 'set' } }, 200);
+    expect(previewed.body.data.preview.map((p: { status: string; values: { vat_rate: number; unit: string } }) => [p.status, p.values.vat_rate, p.values.unit])).toEqual([
+      ['existing', 21, 'buc'],
+      ['new', 5, 'set'],
+    ]);
+    const badDefault = await f.call('POST', `/products/imports/${up.body.data.id}/preview`, { mapping: up.body.data.mapping, defaults: { vat_rate: 20 } });
+    expect(Object.keys(expectError(badDefault, 422, 'validation_error').fields ?? {})).toEqual(['defaults.vat_rate']);
+    const done = await f.ok('POST', `/products/imports/${up.body.data.id}/commit`, { existing: 'skip', defaults: { vat_rate: 5, unit: 'set' } }, 200);
+    expect(done.body.data.result).toEqual({ created: 1, updated: 0, unchanged: 0, skipped: 1 });
+    expect((await productsOf(f)).map((p) => [p.name, Number(p.price), p.vat_rate_bp, p.unit, p.unit_code])).toEqual([
+      ['Carte', 4500, 500, 'set', 'SET'],
+      ['Existent', 300, 2100, 'buc', 'H87'],
+    ]);
   });
 
   it('does not duplicate the same file imported twice, and updates what changed', async () => {
