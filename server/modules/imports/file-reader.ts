@@ -176,13 +176,18 @@ async function parseXlsx(bytes: Uint8Array): Promise<Omit<Grid, 'headerRow' | 'h
   if (!sheet) throw new UnreadableFile('empty');
   if (sheet.actualRowCount > MAX_ROWS + 20) throw new UnreadableFile('too_many_rows', { max: MAX_ROWS });
   const raw: GridRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const values = row.values as ExcelJS.CellValue[];
-    const cells: Cell[] = [];
-    // row.values is 1-based (index 0 is empty).
-    for (let i = 1; i < Math.min(values.length, MAX_COLUMNS + 1); i++) cells.push(cellValue(values[i]));
-    raw.push({ row: rowNumber, cells });
-  });
+  try {
+    sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
+      const values = row.values as ExcelJS.CellValue[];
+      const cells: Cell[] = [];
+      // row.values is 1-based (index 0 is empty).
+      for (let i = 1; i < Math.min(values.length, MAX_COLUMNS + 1); i++) cells.push(cellValue(values[i]));
+      raw.push({ row: rowNumber, cells });
+    });
+  } catch {
+    // A workbook exceljs opens but cannot walk is a damaged file, not our failure.
+    throw new UnreadableFile('not_spreadsheet');
+  }
   return { format: 'xlsx', encoding: null, delimiter: null, sheet: sheet.name, raw };
 }
 

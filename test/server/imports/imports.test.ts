@@ -336,6 +336,24 @@ describe.each(DIALECTS)('imports on %s', (dialect) => {
     expect(expectError(mismatch, 422, 'validation_error').fields).toEqual({ format: 'The file is CSV, not XLSX' });
   });
 
+  it('never answers a 5xx to damaged or random files', async () => {
+    const f = await firm(server);
+    const good = await xlsx([['Denumire', 'Preț'], ['Cafea', 12.5]]);
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const files: Buffer[] = [Buffer.from(''), Buffer.from('\r\n\r\n'), Buffer.from('"'), Buffer.from('a;"b\nc;d')];
+    for (let i = 0; i < 12; i++) {
+      // Truncated and bit-flipped workbooks, and random bytes.
+      const damaged = Buffer.from(good.subarray(0, Math.floor(good.length * (0.3 + random() * 0.7))));
+      for (let k = 0; k < 20; k++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+      files.push(damaged, Buffer.from(Array.from({ length: 64 + Math.floor(random() * 4000) }, () => Math.floor(random() * 256))));
+    }
+    for (const file of files) {
+      const res = await f.call('POST', '/products/imports', { content: file.toString('base64') || 'AA==' });
+      expect([201, 422], res.text).toContain(res.status);
+    }
+  }, 60_000);
+
   it('refuses a file over 20 MB with a clear message, and a 50 MB one before reading it', async () => {
     const f = await firm(server);
     const justOver = Buffer.alloc(20 * 1024 * 1024 + 10, 0x41);
