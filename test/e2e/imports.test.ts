@@ -114,6 +114,18 @@ describe('import from a file', () => {
       ['Brutăria Dulce SRL', 'company', '30300832', true, 'Cluj-Napoca', 'Banca Transilvania'],
       ['Ioana Mureșan', 'person', null, false, 'Turda', null],
     ]);
+
+    // The same file again: recognised, matched by CUI and by name, nothing duplicated.
+    await page.getByText('Alt import').click();
+    await page.getByTestId('imports-file').setInputFiles({ name: 'clienti.csv', mimeType: 'text/csv', buffer: Buffer.from(file, 'utf8') });
+    await page.getByTestId('imports-previously').waitFor();
+    expect(await page.getByTestId('imports-previously').textContent()).toMatch(/^Acest fișier a fost deja importat pe \d\d\.\d\d\.\d{4} \d\d:\d\d\./);
+    expect(await page.getByTestId('imports-summary').textContent()).toBe('2 rânduri: 0 noi, 2 existente, 0 cu probleme.');
+    await page.getByTestId('imports-commit').click();
+    await page.getByTestId('imports-result').waitFor();
+    expect(await page.getByTestId('imports-result').textContent()).toBe('Import încheiat: 0 adăugate, 0 actualizate, 2 identice, 0 sărite (existau deja).');
+    const again = (await server.api('GET', '/clients?per_page=100')).body.data.data as Array<{ name: string }>;
+    expect(again.filter((c) => c.name === 'Brutăria Dulce SRL' || c.name === 'Ioana Mureșan')).toHaveLength(2);
   });
 
   it('refuses a 50 MB file on the spot, in Romanian, without sending it', async () => {

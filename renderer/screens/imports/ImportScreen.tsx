@@ -8,7 +8,7 @@ import { useIpcMutation } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey, Translate } from '../../i18n';
 import { describeError, errorOf } from '../../lib/errors';
-import { formatDate, formatPercent, formatWireMoney } from '../../lib/format';
+import { formatPercent, formatTimestamp, formatWireMoney } from '../../lib/format';
 
 type ImportView = ChannelOutput<'imports.upload'>;
 type Mapping = Record<string, number | null>;
@@ -174,7 +174,7 @@ export function ImportScreen({ kind: routeKind }: { kind?: string }) {
               <div className="body col">
                 {imp.previously_imported ? (
                   <div className="banner warn" data-testid="imports-previously">
-                    {t('imports.previously', { date: formatDate(new Date(imp.previously_imported.committed_at * 1000).toISOString().slice(0, 10)) })}
+                    {t('imports.previously', { date: formatTimestamp(imp.previously_imported.committed_at) })}
                   </div>
                 ) : null}
                 <MappingEditor imp={imp} kind={kind} disabled={busy} onChange={(m, d) => void remap(m, d)} />
