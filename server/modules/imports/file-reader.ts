@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
+import { unzipSync } from 'fflate';
 
 /**
  * Reads an uploaded spreadsheet (CSV or XLSX, as SmartBill, Oblio, Saga and Excel export them) into a
@@ -31,7 +32,7 @@ export interface Grid {
 /** Why a file cannot be read at all; the route turns it into a Romanian/English message. */
 export class UnreadableFile extends Error {
   constructor(
-    readonly reason: 'not_spreadsheet' | 'xls_legacy' | 'empty' | 'too_many_rows' | 'csv_malformed',
+    readonly reason: 'not_spreadsheet' | 'xls_legacy' | 'empty' | 'too_many_rows' | 'csv_malformed' | 'workbook_too_large',
     readonly detail: Record<string, string | number> = {},
   ) {
     super(reason);
@@ -40,6 +41,11 @@ export class UnreadableFile extends Error {
 }
 
 export const MAX_ROWS = 100_000;
+/**
+ * What a workbook may unpack to. 100,000 rows of a catalogue are about 30 MiB of sheet XML; a zip that
+ * unpacks to far more (a zip bomb, a sheet of millions of rows) is refused before exceljs reads it.
+ */
+export const MAX_UNPACKED_BYTES = 256 * 1024 * 1024;
 /** Columns beyond this are not read: no catalogue export has more, and a runaway row costs memory. */
 const MAX_COLUMNS = 200;
 
@@ -164,6 +170,19 @@ export function cellValue(value: ExcelJS.CellValue): Cell {
 }
 
 async function parseXlsx(bytes: Uint8Array): Promise<Omit<Grid, 'headerRow' | 'headers' | 'rows'> & { raw: GridRow[] }> {
+  let unpacked = 0;
+  try {
+    // Sizes from the zip's directory only: nothing is inflated here.
+    unzipSync(bytes, {
+      filter: (file) => {
+        unpacked += file.originalSize;
+        return false;
+      },
+    });
+  } catch {
+    throw new UnreadableFile('not_spreadsheet');
+  }
+  if (unpacked > MAX_UNPACKED_BYTES) throw new UnreadableFile('workbook_too_large', { max_mb: MAX_UNPACKED_BYTES / 1024 / 1024 });
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);

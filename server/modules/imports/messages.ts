@@ -22,6 +22,10 @@ export const IMPORT_MESSAGES = {
     en: 'The file has more than {max} rows. Split it into smaller files.',
     ro: 'Fișierul are mai mult de {max} de rânduri. Împărțiți-l în fișiere mai mici.',
   },
+  import_workbook_too_large: {
+    en: 'The workbook unpacks to more than {max_mb} MB: it holds far more than a catalogue. Save only the sheet you import, or split it.',
+    ro: 'Registrul de lucru are peste {max_mb} MB după dezarhivare: conține mult mai mult decât un catalog. Salvați doar foaia de importat sau împărțiți-l.',
+  },
   import_csv_malformed: {
     en: 'The CSV file cannot be read: a quote is not closed near line {line}.',
     ro: 'Fișierul CSV nu poate fi citit: ghilimele neînchise în jurul rândului {line}.',

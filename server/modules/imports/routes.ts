@@ -22,6 +22,7 @@ const ERRORS = {
   import_empty: 422,
   import_too_many_rows: 422,
   import_csv_malformed: 422,
+  import_workbook_too_large: 422,
 };
 
 function routesFor(kind: ImportKind): AnyRoute[] {

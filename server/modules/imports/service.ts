@@ -14,7 +14,7 @@ import type { ClientsTable, ProductsTable } from '../catalog/tables';
 import { createdOn } from '../catalog/common';
 import { cellText } from './cell-values';
 import { clientChanged, clientPreview, clientRow, evaluateClients, indexClients, type ClientCandidate } from './client-rows';
-import { MAX_ROWS, readSpreadsheet, UnreadableFile, type Grid, type GridRow } from './file-reader';
+import { MAX_ROWS, MAX_UNPACKED_BYTES, readSpreadsheet, UnreadableFile, type Grid, type GridRow } from './file-reader';
 import { isKnownHeader, proposeMapping, targetsOf } from './mapping';
 import { evaluateProducts, indexProducts, productChanged, productPreview, productRow, type ProductCandidate } from './product-rows';
 import type { EvaluatedRow, Mapping } from './rows';
@@ -53,6 +53,8 @@ function unreadable(error: UnreadableFile): ApiError {
       return new ApiError(422, 'invalid_request_error', 'import_empty', { param: 'content' });
     case 'too_many_rows':
       return new ApiError(422, 'invalid_request_error', 'import_too_many_rows', { param: 'content', vars: { max: MAX_ROWS } });
+    case 'workbook_too_large':
+      return new ApiError(422, 'invalid_request_error', 'import_workbook_too_large', { param: 'content', vars: { max_mb: MAX_UNPACKED_BYTES / MIB } });
     case 'csv_malformed':
       return new ApiError(422, 'invalid_request_error', 'import_csv_malformed', { param: 'content', vars: { line: error.detail.line ?? 0 } });
     default:

@@ -336,6 +336,17 @@ describe.each(DIALECTS)('imports on %s', (dialect) => {
     expect(expectError(mismatch, 422, 'validation_error').fields).toEqual({ format: 'The file is CSV, not XLSX' });
   });
 
+  it('refuses a workbook that claims to unpack to far more than a catalogue, before inflating it', async () => {
+    const f = await firm(server);
+    const book = await xlsx([['Denumire', 'Preț'], ['Cafea', 12.5]]);
+    // The central directory's "uncompressed size" of every entry set to 1 GiB: what a zip bomb declares.
+    for (let at = book.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = book.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
+      book.writeUInt32LE(1024 * 1024 * 1024, at + 24);
+    }
+    const res = await f.call('POST', ro('/products/imports'), { content: book.toString('base64') });
+    expect(expectError(res, 422, 'import_workbook_too_large').message).toMatch(/^Registrul de lucru are peste 256 MB după dezarhivare/);
+  });
+
   it('never answers a 5xx to damaged or random files', async () => {
     const f = await firm(server);
     const good = await xlsx([['Denumire', 'Preț'], ['Cafea', 12.5]]);
