@@ -3,6 +3,7 @@ import { catalogHandlers } from './catalog';
 import { clientHandlers } from './clients';
 import { dashboardHandlers } from './dashboard';
 import { documentHandlers } from './documents';
+import { importHandlers } from './imports';
 import { invoiceHandlers } from './invoices';
 import { productHandlers } from './products';
 import { receiptHandlers } from './receipts';
@@ -26,6 +27,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...catalogHandlers(s),
     ...dashboardHandlers(s),
     ...documentHandlers(s),
+    ...importHandlers(s),
   };
 }
 

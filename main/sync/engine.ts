@@ -1,6 +1,7 @@
 import type { Domain, EventPayload, IpcError, SyncStatus } from '../../shared/ipc/contract';
 import type { EventName } from '../../shared/ipc/channels';
 import type { ApiClient } from '../api/client';
+import type { PulledResource } from '../api/endpoints';
 import { ApiClientError, ApiHttpError, ApiNetworkError, ApiNotConfiguredError } from '../api/errors';
 import {
   checkExpenseDuplicate, downloadSupplierBillPdf, getCompanyProfile, getCurrencies, getMe, getOne, listGaps, listVatRates, listWorkPoints,
@@ -451,6 +452,33 @@ export class SyncEngine {
     } catch (error) {
       return { ok: false, error: toAppError(error, (mode) => this.setMode(mode)) };
     }
+  }
+
+  /**
+   * ONLINE. Walks these resources to the end now, while no pass runs: after the service made or changed
+   * many records at once (an import), the user sees them without waiting for the passes' page budget.
+   * The same pull as every pass (cursors, one transaction per page). Answers the records applied.
+   */
+  async pullNow(resources: readonly PulledResource[]): Promise<number> {
+    let applied = 0;
+    const deps = {
+      store: this.store, api: this.api, clock: this.ctx.clock,
+      onPage: (resource: string, n: number) => {
+        applied += n;
+        this.emitEvent('sync.progress', { phase: 'pull', resource, done: applied, total: null });
+        if (n) this.emitChanged([RESOURCE_DOMAIN[resource] ?? 'outbox']);
+      },
+    };
+    await this.exclusive(async () => {
+      for (const resource of resources) {
+        // Bounded: 100 walks of 20 pages of 100 records is 200,000 records, twice the largest import.
+        for (let walk = 0; walk < 100; walk++) {
+          const result = await this.online(() => pullResource(deps, resource, 20));
+          if (!result.more) break;
+        }
+      }
+    });
+    return applied;
   }
 
   /** ONLINE. POST /expenses/check-duplicate. */

@@ -12,6 +12,7 @@ import { InvoiceDetail } from '../screens/invoices/InvoiceDetail';
 import { InvoicesScreen } from '../screens/invoices/InvoicesScreen';
 import { ExpensesScreen, SupplierBillsScreen, SuppliersScreen } from '../screens/PurchasesScreens';
 import { ReceiptsScreen } from '../screens/ReceiptsScreen';
+import { ImportScreen } from '../screens/imports/ImportScreen';
 import { SeriesScreen } from '../screens/SeriesScreen';
 import { SettingsScreen } from '../screens/SettingsScreen';
 import { SyncScreen } from '../screens/SyncScreen';
@@ -43,6 +44,7 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
       { screen: 'expenses', label: 'nav.expenses', icon: '↘', key: '7' },
       { screen: 'supplierBills', label: 'nav.supplierBills', icon: '⇲', key: '8' },
       { screen: 'suppliers', label: 'nav.suppliers', icon: '⚑' },
+      { screen: 'imports', label: 'imports.nav', icon: '⇪' },
     ],
   },
   {
@@ -172,6 +174,8 @@ function ScreenView({ route, settings }: { route: Route; settings: Settings | un
       return <ProductsScreen id={route.id} />;
     case 'series':
       return <SeriesScreen id={route.id} />;
+    case 'imports':
+      return <ImportScreen kind={route.id} />;
     case 'sync':
       return <SyncScreen />;
     case 'settings':

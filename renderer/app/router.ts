@@ -15,6 +15,7 @@ export type Route =
   | { screen: 'products'; id?: string }
   | { screen: 'suppliers' }
   | { screen: 'series'; id?: string }
+  | { screen: 'imports'; id?: string }
   | { screen: 'sync' }
   | { screen: 'settings' };
 
@@ -31,6 +32,7 @@ const PATHS: Record<Screen, string> = {
   products: 'products',
   suppliers: 'suppliers',
   series: 'series',
+  imports: 'import',
   sync: 'sync',
   settings: 'settings',
 };
@@ -40,7 +42,7 @@ const BY_PATH = new Map(Object.entries(PATHS).map(([screen, path]) => [path, scr
 export function parseHash(hash: string): Route {
   const [path = '', id] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
   const screen = BY_PATH.get(path) ?? 'counter';
-  if (id && (screen === 'counter' || screen === 'invoices' || screen === 'receipts' || screen === 'clients' || screen === 'products' || screen === 'series')) {
+  if (id && (screen === 'counter' || screen === 'invoices' || screen === 'receipts' || screen === 'clients' || screen === 'products' || screen === 'series' || screen === 'imports')) {
     return { screen, id };
   }
   return { screen } as Route;

@@ -25,6 +25,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  // Imports are calls, not cached reads; what they change is the catalogue.
+  imports: ['products', 'clients'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

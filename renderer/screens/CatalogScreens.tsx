@@ -39,6 +39,9 @@ export function ClientsScreen({ id }: { id?: string }) {
       <div className="toolbar">
         <input className="input" type="search" style={{ width: 280 }} data-testid="clients-search" placeholder={t('clients.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} />
         <span className="spacer" />
+        <button type="button" className="btn" data-testid="clients-import" onClick={() => navigate({ screen: 'imports', id: 'clients' })}>
+          {t('imports.openFromClients')}
+        </button>
         <button type="button" className="btn primary" data-testid="clients-new" onClick={() => setCreating(true)}>
           + {t('clients.new')}
         </button>
@@ -123,6 +126,9 @@ export function ProductsScreen({ id }: { id?: string }) {
       <div className="toolbar">
         <input className="input" type="search" style={{ width: 280 }} placeholder={t('products.searchPlaceholder')} value={search} onChange={(e) => setSearch(e.target.value)} />
         <span className="spacer" />
+        <button type="button" className="btn" data-testid="products-import" onClick={() => navigate({ screen: 'imports', id: 'products' })}>
+          {t('imports.openFromProducts')}
+        </button>
         <button type="button" className="btn primary" data-testid="products-new" onClick={() => setCreating(true)}>
           + {t('products.new')}
         </button>

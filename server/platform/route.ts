@@ -125,6 +125,12 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
   successStatus?: number;
   /** Error codes this route can answer with, for the OpenAPI document: `{ code: status }`. */
   errors?: Record<string, number>;
+  /**
+   * A body limit of its own (bytes) instead of the service's 1 MiB (a file upload), and the error a
+   * declared `Content-Length` above it answers, before the body is read (default 413 `body_too_large`).
+   */
+  bodyLimit?: number;
+  bodyTooLarge?: (contentLength: number) => ApiError;
   handler: (
     ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>,
   ) => Promise<z.input<R> | BinaryReply>;
@@ -208,6 +214,7 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
   app.route({
     method: route.method,
     url: `/v1${route.path}`,
+    ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
     // Key, budget and scope are settled before the body is even read: a caller without a valid key
     // learns nothing about our parsing, and cannot make us parse a megabyte.
     onRequest: async (request, reply) => {
@@ -224,6 +231,10 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       }
       if (route.scope !== 'any' && !scopeAllows(auth.scopes, route.scope)) {
         throw new ApiError(403, 'permission_error', 'insufficient_permissions', { vars: { scope: route.scope } });
+      }
+      if (route.bodyLimit !== undefined) {
+        const declared = Number(request.headers['content-length']);
+        if (declared > route.bodyLimit) throw route.bodyTooLarge?.(declared) ?? new ApiError(413, 'invalid_request_error', 'body_too_large');
       }
       request.tejgheaAdmitted = { locale, now, auth };
     },

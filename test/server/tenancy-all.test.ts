@@ -42,6 +42,8 @@ const COVERED = [
   'getExpense', 'updateExpense', 'payExpense', 'listExpenseEvents',
   'getSupplierBill', 'paySupplierBill', 'createExpenseFromSupplierBill', 'getSupplierBillEfacturaPdf',
   'getBalanceSheet',
+  'getProductImport', 'previewProductImport', 'commitProductImport',
+  'getClientImport', 'previewClientImport', 'commitClientImport',
 ] as const;
 
 /** Per-company resources without an id in the path, proved by their own test below. */
@@ -479,6 +481,27 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       methods: ['GET'],
       lists: ['/supplier-bills?source=spv'],
     });
+  });
+
+  it('isolates imports of products and clients: read, preview, commit', async () => {
+    const file = (header: string) => Buffer.from(`Denumire;${header}\r\nCafea;12,50\r\n`).toString('base64');
+    for (const [kind, header, mapping] of [
+      ['products', 'Preț', { name: 0, price: 1 }],
+      ['clients', 'Localitate', { name: 0, city: 1 }],
+    ] as const) {
+      const newImport = async (key: string) => (await created(key, `/${kind}/imports`, { content: file(header) })).id;
+      await isolated({ create: newImport, paths: (id) => [`/${kind}/imports/${id}`], methods: ['GET'] });
+      await expectActionIsolated({
+        create: newImport,
+        method: 'POST', path: (id) => `/${kind}/imports/${id}/preview`, body: { mapping },
+        witness: (id) => [`/${kind}/imports/${id}`], ownerStatus: 200,
+      });
+      await expectActionIsolated({
+        create: newImport,
+        method: 'POST', path: (id) => `/${kind}/imports/${id}/commit`, body: {},
+        witness: (id) => [`/${kind}/imports/${id}`, `/${kind}`], ownerStatus: 200,
+      });
+    }
   });
 
   it('isolates balance sheets: another company’s year answers like a year never synced', async () => {

@@ -6,6 +6,7 @@ import { catalogMigrations } from '../../modules/catalog/migrations';
 import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
 import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
+import { importsMigrations } from '../../modules/imports/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -13,7 +14,7 @@ export interface MigrationModule {
 
 /**
  * The known migrations. Kysely runs them in name order, so each module names its own with its range:
- * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499.
+ * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519.
  * The service refuses to start when the database has applied a migration not in this list.
  */
 export const migrations: Record<string, MigrationModule> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...invoicingMigrations,
   ...expensesMigrations,
   ...efacturaSpvMigrations,
+  ...importsMigrations,
 };
