@@ -585,4 +585,7 @@ export const en: Messages = {
   'dashboard.chartTitle': 'Sales over the last {days} days (lei, incl. VAT)',
   'dashboard.vatToday': 'VAT collected today, by rate',
   'dashboard.noSalesToday': 'No sales today.',
+  // ---- setup wizard, series administration, 80 mm print (issue 12) -------------------------------
+  'seriesAdmin.error.notSetUp': 'This series is not set up on this computer and the service does not answer now to set it up. Save a draft and issue it when the connection is back, or choose a series this computer issues from (Series).',
+  'seriesAdmin.error.locked': 'Another computer uses this series exclusively. Choose another series, or release it on the computer that holds it (Series → Release the series).',
 };

@@ -588,4 +588,7 @@ export const ro = {
   'dashboard.chartTitle': 'Vânzări în ultimele {days} zile (lei, cu TVA)',
   'dashboard.vatToday': 'TVA colectată azi, pe cote',
   'dashboard.noSalesToday': 'Nicio vânzare azi.',
+  // ---- setup wizard, series administration, 80 mm print (issue 12) -------------------------------
+  'seriesAdmin.error.notSetUp': 'Această serie nu este pregătită pe acest calculator, iar serviciul nu răspunde acum ca să o pregătească. Salvați o ciornă și emiteți-o când revine conexiunea, sau alegeți o serie din care acest calculator emite (Serii).',
+  'seriesAdmin.error.locked': 'Seria este folosită exclusiv de alt calculator. Alegeți altă serie, sau eliberați seria pe calculatorul care o ține (Serii → Eliberează seria).',
 } as const satisfies Record<string, string>;

@@ -789,8 +789,10 @@ export const contract = {
   }),
   /**
    * Issues a new invoice at once, offline or not: it takes the series' next number held by this
-   * device (its lock, or its lowest reserved number) and is final locally. Fails with
-   * `no_number_available` when the series has neither (save a draft instead).
+   * device (its lock, or its lowest reserved number) and is final locally. Online, a series this
+   * device never set up (made elsewhere) first gets reserved numbers (shared mode). Fails with
+   * `no_number_available` when the series has neither offline, `series_not_set_up` when it was never
+   * set up here and the service cannot be reached, `series_locked` when another device holds it.
    */
   'invoices.issue': spec({
     input: zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId }),
