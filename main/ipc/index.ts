@@ -8,6 +8,7 @@ import { productHandlers } from './products';
 import { receiptHandlers } from './receipts';
 import { IpcRouter, type Handlers, type SenderCheck } from './router';
 import { seriesHandlers } from './series';
+import { seriesAdminHandlers } from './series-admin';
 import type { MainServices } from './services';
 import { settingsHandlers } from './settings';
 import { syncHandlers } from './sync';
@@ -26,6 +27,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...catalogHandlers(s),
     ...dashboardHandlers(s),
     ...documentHandlers(s),
+    ...seriesAdminHandlers(s),
   };
 }
 

@@ -393,6 +393,13 @@ export class SyncEngine {
     this.nudge();
   }
 
+  /** A user's online action (series administration, setup): failures become AppErrors, the sync mode follows. */
+  async withService<T>(fn: (deps: NumberingDeps) => Promise<T>, changed: Domain[] = []): Promise<T> {
+    const value = await this.online(() => fn(this.numbering));
+    if (changed.length) this.emitChanged(changed);
+    return value;
+  }
+
   /** Before issuing online: a series this device never set up gets reserved numbers now (see number-source.ts). */
   async ensureNumberSource(seriesId: string): Promise<void> {
     if (await ensureNumberSource(this.numbering, seriesId, (fn) => this.online(fn))) this.emitChanged(['series']);

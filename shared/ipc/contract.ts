@@ -8,6 +8,7 @@ import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
 import { EXPENSE_VAT_RATES } from '../schemas/expense';
 import type { ChannelName, EventName } from './channels';
+import { seriesAdminContract } from './contract-series-admin';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -317,6 +318,13 @@ export const zSeriesView = z.object({
   /** The number the next invoice issued here will get, if one is available offline now. */
   next_number: z.number().int().nullable(),
   next_full_number: z.string().nullable(),
+  /** Where the series starts, and the number the service gives next (any device): for examples and checks. */
+  start_number: z.number().int(),
+  counter_next_number: z.number().int(),
+  /** A number was taken from it: its start can no longer move. */
+  is_used: z.boolean(),
+  /** The service's next number as printed ("ARD-2026-0001"): what a cashier sees instead of a format. */
+  example_full_number: z.string(),
 });
 export type SeriesView = z.infer<typeof zSeriesView>;
 
@@ -967,6 +975,7 @@ export const contract = {
     }),
     output: z.object({ saved: z.boolean(), path: z.string().nullable() }),
   }),
+  ...seriesAdminContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({
