@@ -10,7 +10,8 @@ import type { ReadDb, WriteDb } from '../db/store';
  *
  * `onboarding_done` when never written is inferred: an install that already has an API key and
  * series or invoices in its cache predates the wizard (or was set up by hand) and is not sent
- * through it; anything else (a fresh data folder, a company just made) is. The wizard writes an
+ * through it; one whose first full sync found neither (a company just made) is. With no key, or
+ * before that first sync, it reads as done: there is nothing to set up from yet. The wizard writes an
  * explicit value on its first save, so creating the first series mid-wizard does not end it.
  */
 const zStored = z.object({
@@ -24,7 +25,11 @@ type Stored = z.infer<typeof zStored>;
 const KEY = 'onboarding';
 
 function inferredDone(db: ReadDb, hasApiKey: boolean): boolean {
-  if (!hasApiKey) return false;
+  if (!hasApiKey) return true;
+  // Before the first full sync the cache says nothing about the firm: no wizard yet (it would flash
+  // up for an upgraded install, then vanish). The company profile is kept by the first full pass,
+  // after the series are read.
+  if (!db.get(sql`SELECT 1 AS ok FROM settings WHERE key = 'company_profile'`)) return true;
   const data = db.get<{ n: number }>(sql`SELECT (SELECT COUNT(*) FROM series) + (SELECT COUNT(*) FROM invoices) AS n`)?.n ?? 0;
   return data > 0;
 }

@@ -25,6 +25,9 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  // The setup wizard's state is inferred from the cached series until the wizard writes it (main/local/setup.ts).
+  setup: ['settings', 'series'],
+  bankAccounts: ['settings'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {
