@@ -135,13 +135,14 @@ export function SeriesEditCard({ s }: { s: SeriesView }) {
           <Field label={t(s.kind === 'invoice' ? 'setup.series.name' : 'setup.series.prefix')} error={field('name')}>
             <input className="input" data-testid="series-edit-name" value={name} maxLength={20} disabled={s.is_used && s.kind === 'receipt'} onChange={(e) => setName(e.target.value.toUpperCase())} />
           </Field>
-          <Field label={t('setup.series.start')} error={field('start_number') ?? (s.is_used ? t('seriesAdmin.startUsed') : null)}>
+          <Field label={t('setup.series.start')} error={field('start_number')}>
             <input className="input num" data-testid="series-edit-start" value={start} inputMode="numeric" onChange={(e) => setStart(e.target.value)} />
           </Field>
           <Field label={t('seriesAdmin.description')} span2>
             <input className="input" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />
           </Field>
         </div>
+        {s.is_used ? <p className="muted small">{t('seriesAdmin.startUsed')}</p> : null}
         {generic ? <div className="banner bad small" role="alert">{generic}</div> : null}
         <div className="row">
           <span className="spacer" />

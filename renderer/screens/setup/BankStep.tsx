@@ -53,7 +53,10 @@ export function BankStep({ saved, back }: StepProps) {
         <div className="form-grid">
           <Field label={t('setup.bank.iban')} error={local ?? fieldError('iban')} span2>
             <input className={`input${local || fieldError('iban') ? ' invalid' : ''}`} data-testid="setup-iban" value={iban} autoFocus
-              placeholder="RO49 AAAA 1B31 0075 9384 0000" onChange={(e) => setIban(e.target.value)} />
+              placeholder="RO49 AAAA 1B31 0075 9384 0000" onChange={(e) => {
+                setIban(e.target.value);
+                setLocal(null);
+              }} />
           </Field>
           <Field label={t('setup.bank.bank')}>
             <input className="input" data-testid="setup-bank-name" value={bank} placeholder={guessed ?? ''} onChange={(e) => setBank(e.target.value)} />
