@@ -191,5 +191,21 @@ describe('setup wizard, from a company with nothing to the first printed sale', 
     expect(seriesText).not.toContain('{number');
     expect(seriesText).toContain(`ARD-${YEAR}-1236`);
     await screenshot(page, 'setup-series-after');
+
+    // A second series from the series screen: a used name is refused at the field, then a new one is made default.
+    await page.getByTestId('series-new').click();
+    await page.getByTestId('series-new-name').fill('ard');
+    await page.getByTestId('series-new-save').click();
+    await expect.poll(() => page.getByTestId('series-new-form').textContent()).toContain('Numele este folosit deja');
+    await page.getByTestId('series-new-name').fill('B2');
+    await page.getByTestId('series-new-start').fill('10');
+    await expect.poll(() => page.getByTestId('series-new-preview').textContent()).toContain(`B2-${YEAR}-0010`);
+    await screenshot(page, 'series-new');
+    await page.getByTestId('series-new-save').click();
+    await page.getByTestId('series-set-primary').click();
+    await eventually('B2 is the default on the service', async () => {
+      const list = (await server.api('GET', '/invoice-series')).body.data.data as { name: string; is_primary: boolean; start_number: number }[];
+      return list.find((s) => s.name === 'B2')?.is_primary && list.find((s) => s.name === 'B2')?.start_number === 10;
+    });
   });
 });

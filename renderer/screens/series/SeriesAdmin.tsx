@@ -56,10 +56,10 @@ export function NewSeriesForm({ onClose }: { onClose: () => void }) {
         </div>
         <div className="form-grid">
           <Field label={t(kind === 'invoice' ? 'setup.series.name' : 'setup.series.prefix')} error={nameError}>
-            <input className="input" data-testid="series-new-name" value={name} maxLength={20} onChange={(e) => setName(e.target.value.toUpperCase())} />
+            <input className="input" data-testid="series-new-name" value={name} maxLength={20} onChange={(e) => { setName(e.target.value.toUpperCase()); create.reset(); }} />
           </Field>
           <Field label={t('setup.series.start')} error={field('start_number')}>
-            <input className="input num" data-testid="series-new-start" value={start} inputMode="numeric" onChange={(e) => setStart(e.target.value)} />
+            <input className="input num" data-testid="series-new-start" value={start} inputMode="numeric" onChange={(e) => { setStart(e.target.value); create.reset(); }} />
           </Field>
           <Field label={t('seriesAdmin.description')} span2>
             <input className="input" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />
@@ -133,10 +133,10 @@ export function SeriesEditCard({ s }: { s: SeriesView }) {
         {explain ? <p className="muted small" data-testid="series-mode-explain">{explain}</p> : null}
         <div className="form-grid">
           <Field label={t(s.kind === 'invoice' ? 'setup.series.name' : 'setup.series.prefix')} error={field('name')}>
-            <input className="input" data-testid="series-edit-name" value={name} maxLength={20} disabled={s.is_used && s.kind === 'receipt'} onChange={(e) => setName(e.target.value.toUpperCase())} />
+            <input className="input" data-testid="series-edit-name" value={name} maxLength={20} disabled={s.is_used && s.kind === 'receipt'} onChange={(e) => { setName(e.target.value.toUpperCase()); update.reset(); }} />
           </Field>
           <Field label={t('setup.series.start')} error={field('start_number')}>
-            <input className="input num" data-testid="series-edit-start" value={start} inputMode="numeric" onChange={(e) => setStart(e.target.value)} />
+            <input className="input num" data-testid="series-edit-start" value={start} inputMode="numeric" onChange={(e) => { setStart(e.target.value); update.reset(); }} />
           </Field>
           <Field label={t('seriesAdmin.description')} span2>
             <input className="input" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />

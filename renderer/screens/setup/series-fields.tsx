@@ -69,11 +69,19 @@ export function SeriesStepForm(props: StepProps & { kind: 'invoice' | 'receipt';
         <div className="form-grid">
           <Field label={t(kind === 'invoice' ? 'setup.series.name' : 'setup.series.prefix')} error={nameError}>
             <input className={`input${nameError ? ' invalid' : ''}`} data-testid="setup-series-name" value={shownName} autoFocus maxLength={20}
-              onChange={(e) => setName(e.target.value.toUpperCase())} />
+              onChange={(e) => {
+                setName(e.target.value.toUpperCase());
+                setError(null);
+                setLocal({});
+              }} />
           </Field>
           <Field label={t('setup.series.start')} error={startError}>
             <input className={`input num${startError ? ' invalid' : ''}`} data-testid="setup-series-start" inputMode="numeric" value={shownStart}
-              onChange={(e) => setStartText(e.target.value)} />
+              onChange={(e) => {
+                setStartText(e.target.value);
+                setError(null);
+                setLocal({});
+              }} />
           </Field>
         </div>
         <p className="muted small">{t('setup.series.startHelp')}</p>
