@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { SeriesView } from '../../shared/ipc';
-import { NewSeriesForm, SeriesEditCard } from './series/SeriesAdmin';
+import { NewSeriesForm, PoolSettings, SeriesEditCard } from './series/SeriesAdmin';
 import { navigate } from '../app/router';
 import { useToast } from '../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
@@ -163,6 +163,16 @@ function SeriesPanel({ s }: { s: SeriesView }) {
         </div>
       </div>
       <SeriesEditCard key={s.id} s={s} />
+      {s.mode === 'shared' ? (
+        <div className="card">
+          <header>
+            <h2>{t('seriesAdmin.pool.title')}</h2>
+          </header>
+          <div className="body">
+            <PoolSettings key={s.id} s={s} />
+          </div>
+        </div>
+      ) : null}
       <div className="card" data-testid="gap-register">
         <header>
           <h2>{t('series.gaps')}</h2>

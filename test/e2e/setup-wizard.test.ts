@@ -207,5 +207,17 @@ describe('setup wizard, from a company with nothing to the first printed sale', 
       const list = (await server.api('GET', '/invoice-series')).body.data.data as { name: string; is_primary: boolean; start_number: number }[];
       return list.find((s) => s.name === 'B2')?.is_primary && list.find((s) => s.name === 'B2')?.start_number === 10;
     });
+
+    // The series made by hand before, used from here with reserved numbers: the stock's size in words and numbers.
+    await page.getByTestId('series-row').filter({ hasText: 'VECHE' }).click();
+    await page.getByTestId('series-shared').click();
+    await page.getByTestId('series-pool-settings').waitFor();
+    await page.getByTestId('series-pool-target').fill('6');
+    await page.getByTestId('series-pool-low').fill('6');
+    await expect.poll(() => page.getByTestId('series-pool-settings').textContent()).toContain('Scrieți un număr mai mic');
+    await page.getByTestId('series-pool-low').fill('2');
+    await page.getByTestId('series-pool-settings').getByRole('button').click();
+    await expect.poll(() => page.getByTestId('series-mode-explain').textContent()).toContain('rezerva se completează până la 6');
+    await screenshot(page, 'series-pool');
   });
 });

@@ -129,8 +129,9 @@ export function SeriesEditCard({ s }: { s: SeriesView }) {
         ) : null}
       </header>
       <div className="body col">
-        <p className="small" data-testid="series-example">{t('seriesAdmin.nextExample', { example: s.example_full_number })}</p>
+        <p className="small" data-testid="series-example">{t('seriesAdmin.nextExample', { example: s.next_full_number ?? s.example_full_number })}</p>
         {explain ? <p className="muted small" data-testid="series-mode-explain">{explain}</p> : null}
+
         <div className="form-grid">
           <Field label={t(s.kind === 'invoice' ? 'setup.series.name' : 'setup.series.prefix')} error={field('name')}>
             <input className="input" data-testid="series-edit-name" value={name} maxLength={20} disabled={s.is_used && s.kind === 'receipt'} onChange={(e) => { setName(e.target.value.toUpperCase()); update.reset(); }} />
@@ -150,6 +151,50 @@ export function SeriesEditCard({ s }: { s: SeriesView }) {
             {t('seriesAdmin.save')}
           </button>
         </div>
+      </div>
+    </form>
+  );
+}
+
+/** The size of this device's stock of reserved numbers for a shared series, in words and two numbers. */
+export function PoolSettings({ s }: { s: SeriesView }) {
+  const { t } = useI18n();
+  const toast = useToast();
+  const setMode = useIpcMutation('series.setMode');
+  const [target, setTarget] = useState(String(s.pool.target));
+  const [low, setLow] = useState(String(s.pool.low_water));
+  const field = useFields(setMode.error);
+  const targetN = /^\d{1,4}$/.test(target.trim()) ? Number(target.trim()) : NaN;
+  const lowN = /^\d{1,4}$/.test(low.trim()) ? Number(low.trim()) : NaN;
+  const local =
+    !Number.isInteger(targetN) || targetN < 1 || targetN > 1000 ? t('seriesAdmin.pool.errorTarget')
+    : !Number.isInteger(lowN) || lowN < 0 || lowN >= targetN ? t('seriesAdmin.pool.errorLow')
+    : null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (local) return;
+    try {
+      await setMode.mutateAsync({ id: s.id, mode: 'shared', pool_target: targetN, low_water: lowN });
+      toast(t('seriesAdmin.saved'), 'ok');
+    } catch (error) {
+      toast(describeError(error, t), 'bad');
+    }
+  };
+  return (
+    <form className="col" data-testid="series-pool-settings" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="form-grid">
+        <Field label={t('seriesAdmin.pool.target')} error={field('pool_target')}>
+          <input className="input num" inputMode="numeric" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="series-pool-target" />
+        </Field>
+        <Field label={t('seriesAdmin.pool.low')} error={field('low_water') ?? local}>
+          <input className="input num" inputMode="numeric" value={low} onChange={(e) => setLow(e.target.value)} data-testid="series-pool-low" />
+        </Field>
+      </div>
+      <div className="row">
+        <span className="spacer" />
+        <button type="submit" className="btn" disabled={setMode.isPending || local !== null}>
+          {t('seriesAdmin.save')}
+        </button>
       </div>
     </form>
   );
