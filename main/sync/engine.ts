@@ -402,7 +402,7 @@ export class SyncEngine {
 
   /** Before issuing online: a series this device never set up gets reserved numbers now (see number-source.ts). */
   async ensureNumberSource(seriesId: string): Promise<void> {
-    if (await ensureNumberSource(this.numbering, seriesId, (fn) => this.online(fn))) this.emitChanged(['series']);
+    if (await ensureNumberSource(this.numbering, seriesId, (fn) => this.online(fn), this.mode === 'online')) this.emitChanged(['series']);
   }
 
   async refill(seriesId: string): Promise<void> {

@@ -20,10 +20,12 @@ export async function ensureNumberSource(
   deps: NumberingDeps,
   seriesId: string,
   online: <T>(fn: () => Promise<T>) => Promise<T>,
+  /** The engine last reached the service: an empty pool is only refilled then (offline, the sale fails at once as before). */
+  lastSeenOnline = true,
 ): Promise<boolean> {
   const row = getSeriesRow(deps.store.reader, seriesId);
   if (!row || row.numbering_mode === 'exclusive') return false;
-  if (row.numbering_mode === 'shared' && poolAvailable(deps.store.reader, seriesId) > 0) return false;
+  if (row.numbering_mode === 'shared' && (poolAvailable(deps.store.reader, seriesId) > 0 || !lastSeenOnline)) return false;
   try {
     if (row.numbering_mode === null) await online(() => setNumberingMode(deps, seriesId, 'shared', {}));
     else await online(() => refillPool(deps, seriesId, true));

@@ -44,6 +44,23 @@ describe('first sale from a series this device never set up', () => {
     }
   });
 
+  it('online: a shared series whose pool ran out is refilled at the sale instead of failing', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'POOL');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 1, low_water: 0 });
+      const client = await device.call('clients.create', { name: 'Ion Pop', type: 'person', country: 'RO' });
+      const first = await device.call('invoices.issue', { series_id: seriesId, client_id: client.id, lines: [LINE] });
+      expect((await device.call('series.list')).find((s) => s.id === seriesId)!.pool.available).toBe(0);
+      const second = await device.call('invoices.issue', { series_id: seriesId, client_id: client.id, lines: [LINE] });
+      expect([first.full_number, second.full_number]).toEqual(['POOL-2026-0001', 'POOL-2026-0002']);
+    } finally {
+      await device.close();
+    }
+  });
+
   it('online: a draft issued from such a series takes its number too', async () => {
     const company = await newCompany(server);
     const seriesId = await createSeries(server, company.apiKey, 'CIO');
