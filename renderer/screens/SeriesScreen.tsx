@@ -111,8 +111,13 @@ function SeriesPanel({ s }: { s: SeriesView }) {
         </header>
         <div className="body col">
           <dl className="facts">
-            <dt>{t('series.format')}</dt>
-            <dd data-testid="series-format-example">{s.example_full_number}</dd>
+            {/* The service's next number as an example, when this device holds none of its own to show below. */}
+            {s.next_full_number ? null : (
+              <>
+                <dt>{t('series.format')}</dt>
+                <dd data-testid="series-format-example">{s.example_full_number}</dd>
+              </>
+            )}
             {s.kind === 'invoice' ? (
               <>
                 <dt>{t('series.year')}</dt>
