@@ -9,6 +9,7 @@ import { productHandlers } from './products';
 import { receiptHandlers } from './receipts';
 import { IpcRouter, type Handlers, type SenderCheck } from './router';
 import { seriesHandlers } from './series';
+import { seriesAdminHandlers } from './series-admin';
 import type { MainServices } from './services';
 import { settingsHandlers } from './settings';
 import { syncHandlers } from './sync';
@@ -28,6 +29,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...dashboardHandlers(s),
     ...documentHandlers(s),
     ...importHandlers(s),
+    ...seriesAdminHandlers(s),
   };
 }
 

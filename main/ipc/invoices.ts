@@ -17,11 +17,23 @@ export function invoiceHandlers(s: MainServices): HandlerGroup<InvoiceChannels> 
     'invoices.list': (input) => listInvoices(s.ctx, input),
     'invoices.get': ({ id }) => getInvoice(s.ctx, id),
     'invoices.saveDraft': (input) => write(saveDraft(s.ctx, input)),
-    'invoices.issue': (input) => write(issueInvoice(s.ctx, input)),
-    'invoices.issueDraft': (input) => write(issueDraft(s.ctx, input)),
+    'invoices.issue': async (input) => {
+      await s.engine.ensureNumberSource(input.series_id);
+      return write(issueInvoice(s.ctx, input));
+    },
+    'invoices.issueDraft': async (input) => {
+      await s.engine.ensureNumberSource(input.series_id);
+      return write(issueDraft(s.ctx, input));
+    },
     'invoices.discard': ({ id }) => write(discardInvoice(s.ctx, id)),
-    'invoices.storno': (input) => write(stornoInvoice(s.ctx, input)),
-    'invoices.convert': (input) => write(convertProforma(s.ctx, input)),
+    'invoices.storno': async (input) => {
+      if (input.series_id) await s.engine.ensureNumberSource(input.series_id);
+      return write(stornoInvoice(s.ctx, input));
+    },
+    'invoices.convert': async (input) => {
+      await s.engine.ensureNumberSource(input.series_id);
+      return write(convertProforma(s.ctx, input));
+    },
     'invoices.sendToSpv': ({ id, test_mode }) => s.engine.sendToSpv(id, test_mode),
     'payments.list': ({ invoice_id }) => listPayments(s.ctx, invoice_id),
     'payments.create': (input) => write(createPayment(s.ctx, input)),

@@ -6,7 +6,9 @@ export function receiptHandlers(s: MainServices): HandlerGroup<'receipts.list' |
   return {
     'receipts.list': (input) => listReceipts(s.ctx, input),
     'receipts.get': ({ id }) => getReceipt(s.ctx, id),
-    'receipts.create': (input) => {
+    'receipts.create': async (input) => {
+      // Without a series named, a receipt the device cannot number is numbered by the service at sync.
+      if (input.series_id) await s.engine.ensureNumberSource(input.series_id);
       const receipt = createReceipt(s.ctx, input);
       s.changed();
       return receipt;

@@ -45,6 +45,8 @@ export function seriesView(db: ReadDb, row: SeriesRow, deviceId: string): Series
     is_primary: row.is_primary === 1, mode: row.numbering_mode, lock: seriesLock(row), locked_by_me: mine,
     pool: { available: poolAvailable(db, row.id), target: row.pool_target, low_water: row.low_water },
     next_number: nextNumber, next_full_number: nextFull,
+    start_number: row.start_number, counter_next_number: row.next_number, is_used: row.is_used === 1,
+    example_full_number: formatSeriesNumber(row.format, row.next_number, row.year, row.name),
   };
 }
 

@@ -22,6 +22,7 @@ import { rememberCompanyProfile, rememberIdentity } from '../local/settings';
 import { percentToBp } from '../../shared/invoice-math';
 import { applyClient, applyInvoice, applyProduct, applyReceipt, serverIdOf } from './apply';
 import { refillAll, refillPool, refreshSeries, setNumberingMode, type NumberingDeps } from './numbering';
+import { ensureNumberSource } from './number-source';
 import { counts, nextDueAt, nextReady, pruneDone, recoverInFlight } from './outbox';
 import { DELETION_RESOURCES, pullDeletions } from './deletions';
 import { PULL_ORDER, pullResource } from './pull';
@@ -391,6 +392,18 @@ export class SyncEngine {
     await this.online(() => setNumberingMode(this.numbering, seriesId, mode, pool));
     this.emitChanged(['series']);
     this.nudge();
+  }
+
+  /** A user's online action (series administration, setup): failures become AppErrors, the sync mode follows. */
+  async withService<T>(fn: (deps: NumberingDeps) => Promise<T>, changed: Domain[] = []): Promise<T> {
+    const value = await this.online(() => fn(this.numbering));
+    if (changed.length) this.emitChanged(changed);
+    return value;
+  }
+
+  /** Before issuing online: a series this device never set up gets reserved numbers now (see number-source.ts). */
+  async ensureNumberSource(seriesId: string): Promise<void> {
+    if (await ensureNumberSource(this.numbering, seriesId, (fn) => this.online(fn), this.mode === 'online')) this.emitChanged(['series']);
   }
 
   async refill(seriesId: string): Promise<void> {

@@ -15,6 +15,7 @@ import { ReceiptsScreen } from '../screens/ReceiptsScreen';
 import { ImportScreen } from '../screens/imports/ImportScreen';
 import { SeriesScreen } from '../screens/SeriesScreen';
 import { SettingsScreen } from '../screens/SettingsScreen';
+import { SetupWizard } from '../screens/setup/SetupWizard';
 import { SyncScreen } from '../screens/SyncScreen';
 import { navigate, routeHash, useRoute, type Route, type Screen } from './router';
 
@@ -59,6 +60,8 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
 
 export function App() {
   const settings = useIpcQuery('settings.get', undefined);
+  // Second gate (issue 12): with a service configured, the setup wizard until onboarding is done.
+  const setup = useIpcQuery('setup.get', undefined);
   useIpcEvents();
   const language = settings.data?.locale ?? 'ro';
   useEffect(() => {
@@ -67,7 +70,7 @@ export function App() {
   return (
     <I18nProvider language={language}>
       <ToastProvider>
-        <Shell settings={settings.data} />
+        {settings.data?.has_api_key && setup.data && !setup.data.onboarding_done ? <SetupWizard /> : <Shell settings={settings.data} />}
       </ToastProvider>
     </I18nProvider>
   );

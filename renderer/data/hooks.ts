@@ -27,6 +27,9 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   company: ['settings'],
   // Imports are calls, not cached reads; what they change is the catalogue.
   imports: ['products', 'clients'],
+  // The setup wizard's state is inferred from the cached series until the wizard writes it (main/local/setup.ts).
+  setup: ['settings', 'series'],
+  bankAccounts: ['settings'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

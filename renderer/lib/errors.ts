@@ -9,6 +9,8 @@ import { IpcCallError } from '../ipc';
  */
 const KNOWN: Record<string, MessageKey> = {
   no_number_available: 'error.no_number_available',
+  series_not_set_up: 'seriesAdmin.error.notSetUp',
+  series_locked: 'seriesAdmin.error.locked',
   offline: 'error.offline',
   not_configured: 'error.not_configured',
   invalid_state: 'error.invalid_state',

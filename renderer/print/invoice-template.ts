@@ -27,6 +27,7 @@ export interface InvoicePrintOptions {
 const INVOICE_CSS = `${BASE_CSS}
 .doc { position: relative; }
 .titlebar { display: flex; justify-content: space-between; align-items: flex-end; border-bottom: 2.5pt solid #1f3a5f; padding-bottom: 6pt; margin-bottom: 8pt; }
+.titlebar .logo { max-height: 16mm; max-width: 50mm; margin-right: auto; }
 .titlebar h1 { font-size: 20pt; letter-spacing: 0.04em; text-transform: uppercase; color: #1f3a5f; }
 .titlebar h1 .en { font-size: 11pt; text-transform: none; letter-spacing: 0; }
 .docmeta { text-align: right; font-size: 9pt; }
@@ -76,15 +77,15 @@ table.totals tr.sep td { border-top: 0.5pt solid #c8d0da; }
   color: rgba(200, 30, 30, 0.12); transform: rotate(-24deg); text-transform: uppercase; letter-spacing: 0.1em; }
 `;
 
-function amount(value: number): Bani {
+export function amount(value: number): Bani {
   return toBani(value);
 }
 
-function money(value: number): string {
+export function money(value: number): string {
   return formatBani(amount(value), 'ro');
 }
 
-function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titleProforma' | 'print.invoice.titleStorno' {
+export function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titleProforma' | 'print.invoice.titleStorno' {
   if (invoice.document_type === 'proforma') return 'print.invoice.titleProforma';
   if (invoice.status === 'storno' || invoice.storno_of) return 'print.invoice.titleStorno';
   return 'print.invoice.title';
@@ -95,7 +96,7 @@ function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titl
  * for an intra-community supply (K) or an export (G) the fixed mention of art. 294, the line's reason
  * set aside as e-Factura sets it aside; nothing for a zero-rated (Z) line.
  */
-function legalGround(line: InvoiceLine, labels: PrintLabels): string | undefined {
+export function legalGround(line: InvoiceLine, labels: PrintLabels): string | undefined {
   if (line.vat_rate !== 0) return undefined;
   switch (line.vat_category ?? 'E') {
     case 'K':
@@ -112,7 +113,7 @@ function legalGround(line: InvoiceLine, labels: PrintLabels): string | undefined
 }
 
 /** The legal grounds of 0% lines, numbered once each, for the footnotes. */
-function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolean, labels: PrintLabels): Map<string, number> {
+export function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolean, labels: PrintLabels): Map<string, number> {
   const notes = new Map<string, number>();
   if (reverseCharge) return notes;
   for (const line of lines) {
@@ -122,7 +123,7 @@ function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolea
   return notes;
 }
 
-function currencyLabel(currency: string): string {
+export function currencyLabel(currency: string): string {
   return currency === 'RON' ? 'lei' : currency;
 }
 
@@ -192,7 +193,7 @@ function breakdownTable(invoice: Invoice, labels: PrintLabels): string {
  * totals_ron carries it; when a local copy lacks it we convert at the invoice's rate with the same
  * half-away-from-zero rounding the server uses.
  */
-function ronTotals(invoice: Invoice): { net: Bani; vat: Bani; total: Bani } | null {
+export function ronTotals(invoice: Invoice): { net: Bani; vat: Bani; total: Bani } | null {
   if (invoice.currency === 'RON') return null;
   if (invoice.totals_ron) {
     return { net: amount(invoice.totals_ron.net), vat: amount(invoice.totals_ron.vat), total: amount(invoice.totals_ron.total) };
@@ -229,7 +230,7 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
   return `<table class="totals"><tbody>${rows.join('\n')}</tbody></table>`;
 }
 
-function mentions(invoice: Invoice, labels: PrintLabels, footnotes: Map<string, number>, options: InvoicePrintOptions): string {
+export function mentions(invoice: Invoice, labels: PrintLabels, footnotes: Map<string, number>, options: InvoicePrintOptions): string {
   const out: string[] = [];
   if (invoice.reverse_charge) {
     out.push(`<div class="box reverse-charge"><strong>${labels.html('print.reverseCharge')}</strong> — ${labels.html('print.reverseChargeLaw')}</div>`);
@@ -293,7 +294,7 @@ export function renderInvoiceHtml(invoice: Invoice, sellerInput: Seller, options
   const body = `<div class="doc invoice">
 ${isDraft ? `<div class="watermark">${esc(labels.text('print.draft'))}</div>` : ''}
 <header class="titlebar">
-<h1>${title}</h1>
+${seller.logo ? `<img class="logo" src="${esc(seller.logo)}" alt="">` : ''}<h1>${title}</h1>
 <div class="docmeta">
 <div class="full-number">${esc(numberText)}</div>
 <table><tbody>${meta.join('\n')}</tbody></table>

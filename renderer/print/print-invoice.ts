@@ -5,11 +5,20 @@ import type { Seller } from './seller';
 import { invoiceForPrint, receiptForPrint } from './adapters';
 import { renderInvoiceHtml, type InvoicePrintOptions } from './invoice-template';
 import { renderReceiptHtml, type ReceiptPayer } from './receipt-template';
+import { renderThermalInvoiceHtml } from './thermal-invoice-template';
+import { renderThermalReceiptHtml } from './thermal-receipt-template';
+import type { PrintLayout } from '../../shared/ipc/contract-series-admin';
 
-/** The seller as printed: the company profile kept by the host (prints offline too). */
-export async function currentSeller(settings: Settings | undefined): Promise<Seller> {
+/** This device's print choices (issue 12): the layout (A4 or the 80 mm roll) and the logo. */
+async function printSetup(): Promise<{ layout: PrintLayout; logo: string | null }> {
+  const setup = await callIpc('setup.get', undefined).catch(() => null);
+  return { layout: setup?.print_layout ?? 'a4', logo: setup?.logo ?? null };
+}
+
+/** The seller as printed: the company profile kept by the host (prints offline too), with this device's logo. */
+export async function currentSeller(settings: Settings | undefined, logo: string | null = null): Promise<Seller> {
   const profile = await callIpc('company.profile', undefined).catch(() => null);
-  return sellerFor(profile, settings);
+  return { ...sellerFor(profile, settings), logo };
 }
 
 /**
@@ -29,7 +38,9 @@ export async function invoiceHtml(invoice: InvoiceView, settings: Settings | und
   };
   related.storno_of = await ref(invoice.storno_of);
   related.storno_by = await ref(invoice.storno_id);
-  return renderInvoiceHtml(invoiceForPrint(invoice), await currentSeller(settings), { related });
+  const { layout, logo } = await printSetup();
+  const render = layout === '80mm' ? renderThermalInvoiceHtml : renderInvoiceHtml;
+  return render(invoiceForPrint(invoice), await currentSeller(settings, logo), { related });
 }
 
 /** The chitanță with its payer's identification, from the client record or the paid invoice's buyer. */
@@ -46,5 +57,7 @@ export async function receiptHtml(receipt: ReceiptView, settings: Settings | und
   } catch {
     payer = undefined;
   }
-  return renderReceiptHtml(receiptForPrint(receipt), await currentSeller(settings), { payer });
+  const { layout, logo } = await printSetup();
+  const render = layout === '80mm' ? renderThermalReceiptHtml : renderReceiptHtml;
+  return render(receiptForPrint(receipt), await currentSeller(settings, logo), { payer });
 }

@@ -67,7 +67,7 @@ export function receiptAmountWords(receipt: Pick<Receipt, 'amount' | 'currency' 
   return { words: amountInWords(ron, { omitDe: true }), equivalent: true };
 }
 
-function representing(receipt: Receipt, labels: PrintLabels): string {
+export function representing(receipt: Receipt, labels: PrintLabels): string {
   const parts: string[] = [];
   if (receipt.invoice) parts.push(labels.html('print.receipt.invoicePayment', { number: receipt.invoice.number ?? receipt.invoice.id }));
   if (receipt.observations) parts.push(esc(receipt.observations));

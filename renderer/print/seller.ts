@@ -23,5 +23,7 @@ export const zSeller = z.object({
   vat_on_collection: z.boolean().optional(),
   email: z.string().nullable().optional(),
   phone: z.string().nullable().optional(),
+  /** This device's logo (a data URL kept in the local settings; see docs/api-decisions.md, issue 12). */
+  logo: z.string().regex(/^data:image\/(png|jpeg|webp);base64,/).nullable().optional(),
 });
 export type Seller = z.input<typeof zSeller>;

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { SeriesView } from '../../shared/ipc';
+import { NewSeriesForm, PoolSettings, SeriesEditCard } from './series/SeriesAdmin';
 import { navigate } from '../app/router';
 import { useToast } from '../components/Toasts';
 import { useIpcMutation, useIpcQuery } from '../data/hooks';
@@ -22,9 +24,20 @@ export function SeriesScreen({ id }: { id?: string }) {
   const { t } = useI18n();
   const series = useIpcQuery('series.list', undefined);
   const selected = series.data?.find((s) => s.id === id) ?? series.data?.[0];
+  const [adding, setAdding] = useState(false);
   return (
     <div className="content" data-testid="series-screen">
       <div className="banner info small">{t('series.explain')}</div>
+      <div className="toolbar">
+        <button type="button" className="btn primary" data-testid="series-new" onClick={() => setAdding(true)} disabled={adding}>
+          + {t('seriesAdmin.new')}
+        </button>
+      </div>
+      {adding ? (
+        <div style={{ marginBottom: 12, maxWidth: 720 }}>
+          <NewSeriesForm onClose={() => setAdding(false)} />
+        </div>
+      ) : null}
       <div className="split" style={{ alignItems: 'start' }}>
         <div className="card">
           <table className="grid" data-testid="series-table">
@@ -42,7 +55,7 @@ export function SeriesScreen({ id }: { id?: string }) {
                 <tr key={s.id} className={`clickable${s.id === selected?.id ? ' selected' : ''}`} data-testid="series-row" onClick={() => navigate({ screen: 'series', id: s.id })}>
                   <td>
                     <strong>{s.name}</strong> {s.is_primary ? <span className="badge info">{t('series.primary')}</span> : null}
-                    <div className="muted small">{s.description || s.format}</div>
+                    <div className="muted small">{s.description || s.example_full_number}</div>
                   </td>
                   <td>{s.kind === 'receipt' ? t('series.receipt') : s.document_type === 'fiscal' ? t('series.fiscal') : t('status.proforma')}</td>
                   <td>
@@ -98,10 +111,13 @@ function SeriesPanel({ s }: { s: SeriesView }) {
         </header>
         <div className="body col">
           <dl className="facts">
-            <dt>{t('series.format')}</dt>
-            <dd>
-              <code>{s.format}</code>
-            </dd>
+            {/* The service's next number as an example, when this device holds none of its own to show below. */}
+            {s.next_full_number ? null : (
+              <>
+                <dt>{t('series.format')}</dt>
+                <dd data-testid="series-format-example">{s.example_full_number}</dd>
+              </>
+            )}
             {s.kind === 'invoice' ? (
               <>
                 <dt>{t('series.year')}</dt>
@@ -151,10 +167,22 @@ function SeriesPanel({ s }: { s: SeriesView }) {
           </p>
         </div>
       </div>
+      <SeriesEditCard key={s.id} s={s} />
+      {s.mode === 'shared' ? (
+        <div className="card">
+          <header>
+            <h2>{t('seriesAdmin.pool.title')}</h2>
+          </header>
+          <div className="body">
+            <PoolSettings key={s.id} s={s} />
+          </div>
+        </div>
+      ) : null}
       <div className="card" data-testid="gap-register">
         <header>
           <h2>{t('series.gaps')}</h2>
         </header>
+        <p className="body muted small" style={{ margin: 0, paddingBottom: 0 }}>{t('seriesAdmin.gapsExplain')}</p>
         {gaps.error ? (
           <div className="body muted">{describeError(gaps.error, t)}</div>
         ) : gaps.data && gaps.data.length > 0 ? (

@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { describeError, describeIpcError, errorOf, inLanguage } from '../lib/errors';
 import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
+import { DeviceSetupSection } from './setup/DeviceSetupSection';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -33,6 +34,7 @@ export function SettingsScreen({ settings }: { settings: Settings | undefined })
         <EfacturaSection settings={settings} />
         <CashSection settings={settings} />
         <CompanyProfileSection />
+        <DeviceSetupSection />
       </div>
     </div>
   );

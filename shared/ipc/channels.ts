@@ -1,3 +1,5 @@
+import { SERIES_ADMIN_CHANNELS } from './channels-series-admin';
+
 /**
  * The names of every IPC channel and event, as plain strings with no dependency. The preload imports
  * only this file (it must stay tiny: no zod in the sandboxed preload bundle), and `contract.ts`
@@ -61,6 +63,7 @@ export const CHANNELS = [
   'dashboard.summary',
   'documents.savePdf',
   ...IMPORT_CHANNELS,
+  ...SERIES_ADMIN_CHANNELS,
 ] as const;
 
 export type ChannelName = (typeof CHANNELS)[number];

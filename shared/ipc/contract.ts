@@ -9,6 +9,7 @@ import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../sch
 import { EXPENSE_VAT_RATES } from '../schemas/expense';
 import type { ChannelName, EventName } from './channels';
 import { importChannels } from './contract-imports';
+import { seriesAdminContract } from './contract-series-admin';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -318,6 +319,13 @@ export const zSeriesView = z.object({
   /** The number the next invoice issued here will get, if one is available offline now. */
   next_number: z.number().int().nullable(),
   next_full_number: z.string().nullable(),
+  /** Where the series starts, and the number the service gives next (any device): for examples and checks. */
+  start_number: z.number().int(),
+  counter_next_number: z.number().int(),
+  /** A number was taken from it: its start can no longer move. */
+  is_used: z.boolean(),
+  /** The service's next number as printed ("ARD-2026-0001"): what a cashier sees instead of a format. */
+  example_full_number: z.string(),
 });
 export type SeriesView = z.infer<typeof zSeriesView>;
 
@@ -790,8 +798,10 @@ export const contract = {
   }),
   /**
    * Issues a new invoice at once, offline or not: it takes the series' next number held by this
-   * device (its lock, or its lowest reserved number) and is final locally. Fails with
-   * `no_number_available` when the series has neither (save a draft instead).
+   * device (its lock, or its lowest reserved number) and is final locally. Online, a series this
+   * device never set up (made elsewhere) first gets reserved numbers (shared mode). Fails with
+   * `no_number_available` when the series has neither offline, `series_not_set_up` when it was never
+   * set up here and the service cannot be reached, `series_locked` when another device holds it.
    */
   'invoices.issue': spec({
     input: zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId }),
@@ -968,6 +978,7 @@ export const contract = {
   }),
 
   ...importChannels,
+  ...seriesAdminContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({

@@ -96,11 +96,12 @@ describe('IPC router (fake sender, no Electron)', () => {
     expect(typed).toEqual({ ok: false, error: { type: 'conflict', code: 'invalid_state', message: 'No', fields: { a: 'b' } } });
   });
 
-  it('issuing needs a number: a series with neither pool nor lock answers no_number_available', async () => {
+  it('issuing needs a number: a series never set up here, with no service to set it up, answers series_not_set_up', async () => {
     device.services.store.write((db) => db.run(sql`INSERT INTO series (id, name, document_type, format, start_number, next_number, year, created_at) VALUES ('ser_x', 'X', 'fiscal', '{name}-{number}', 1, 1, 2026, 0)`));
     const client = await device.call('clients.create', { type: 'person', name: 'A', country: 'RO' });
     const reply = await router.dispatch('invoices.issue', { series_id: 'ser_x', client_id: client.id, lines: [{ description: 'x', quantity: 1, unit_price_bani: 100, vat_rate: 21 }] }, APP);
-    expect(reply).toMatchObject({ ok: false, error: { type: 'conflict', code: 'no_number_available' } });
+    // Online it would get reserved numbers on the spot (test/desktop/first-sale.test.ts); here no service answers.
+    expect(reply).toMatchObject({ ok: false, error: { type: 'conflict', code: 'series_not_set_up' } });
     // Nothing half-written: the failed action left no invoice and no outbox item for it.
     expect((await device.call('invoices.list', { limit: 5 })).total).toBe(0);
     expect((await device.call('outbox.list')).items.map((i) => i.kind)).toEqual(['client.create']);

@@ -409,7 +409,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                 .filter((s) => s.kind === 'invoice' && s.document_type === 'fiscal')
                 .map((s) => (
                   <option key={s.id} value={s.id}>
-                    {s.name} — {s.description || s.format}
+                    {s.name} — {s.description || s.example_full_number}
                   </option>
                 ))}
             </select>
