@@ -10,6 +10,7 @@ import { IpcRouter, type Handlers, type SenderCheck } from './router';
 import { seriesHandlers } from './series';
 import type { MainServices } from './services';
 import { settingsHandlers } from './settings';
+import { setupHandlers } from './setup';
 import { syncHandlers } from './sync';
 
 /** Every channel of the contract, one file per domain. The type makes a missing channel a compile error. */
@@ -26,6 +27,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...catalogHandlers(s),
     ...dashboardHandlers(s),
     ...documentHandlers(s),
+    ...setupHandlers(s),
   };
 }
 
