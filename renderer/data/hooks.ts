@@ -25,6 +25,7 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  setup: ['settings'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {
