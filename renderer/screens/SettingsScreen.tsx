@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { describeError, describeIpcError, errorOf, inLanguage } from '../lib/errors';
 import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
+import { EmbeddedServiceSection } from './embedded-service/EmbeddedServiceSection';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -29,6 +30,7 @@ export function SettingsScreen({ settings }: { settings: Settings | undefined })
     <div className="content" data-testid="settings-screen">
       <div className="cards" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(460px, 1fr))' }}>
         <ConnectionSection settings={settings} />
+        <EmbeddedServiceSection />
         <DeviceSection settings={settings} />
         <EfacturaSection settings={settings} />
         <CashSection settings={settings} />
