@@ -31,7 +31,7 @@ describe('the embedded service', () => {
     let services = open(dataDir, env);
     opened.push(services);
     await services.ready();
-    const router = createRouter(services, () => true);
+    let router = createRouter(services, () => true);
     const call = async (channel: string, payload?: unknown) => {
       const reply = await router.dispatch(channel, payload, sender);
       if (!reply.ok) throw new Error(`${channel}: ${JSON.stringify(reply.error)}`);
@@ -97,9 +97,22 @@ describe('the embedded service', () => {
     services = open(dataDir, env);
     opened.push(services);
     await services.ready();
+    router = createRouter(services, () => true);
     expect(services.embedded.address?.port).toBe(status.embedded.port);
     await expect.poll(async () => (await callApi(base, key, 'GET', '/me').catch(() => ({ status: 0 }))).status).toBe(200);
     expect((await callApi(base, key, 'GET', '/clients')).body.data.data.map((c: { name: string }) => c.name)).toContain('Ion Popescu');
+
+    // Moved to a hosted service (the address changed in Settings): at the next start this computer no longer serves.
+    await call('settings.update', { api_url: 'https://api.example.test/v1' });
+    await services.close();
+    opened.length = 0;
+    services = open(dataDir, env);
+    opened.push(services);
+    await services.ready();
+    expect(services.embedded.running).toBe(false);
+    const after = createRouter(services, () => true);
+    expect(await after.dispatch('settings.get', undefined, sender)).toMatchObject({ ok: true, value: { api_url: 'https://api.example.test/v1' } });
+    expect(await after.dispatch('setup.status', undefined, sender)).toMatchObject({ ok: true, value: { mode: 'remote', needs_first_run: false } });
   }, 60_000);
 
   it('says ANAF is unreachable instead of waiting forever', async () => {

@@ -48,6 +48,13 @@ export function needsFirstRun(deps: SetupDeps): boolean {
 export async function startChosenEmbedded(deps: SetupDeps): Promise<boolean> {
   if (serviceMode(deps.store.reader) !== 'embedded') return false;
   const choice = embeddedChoice(deps.store.reader);
+  // The address was changed in Settings to another service (the firm moved to a hosted one): this
+  // computer no longer serves, and its own service must not take the address back.
+  const url = getSetting(deps.store.reader, 'api_url', z.string());
+  if (choice && url !== undefined && url !== `http://${LOOPBACK}:${choice.port}/v1`) {
+    rememberMode(deps.store, 'remote');
+    return false;
+  }
   await listenAndRemember(deps, { port: choice?.port ?? 0, lan: choice?.lan ?? false });
   return true;
 }
