@@ -78,6 +78,8 @@ export function App() {
 function FirstRunGate({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   const status = useIpcQuery('setup.status', undefined);
+  // A host without the setup channels' answer still opens the app: Settings can configure it.
+  if (status.isError) return <>{children}</>;
   if (!status.data) return <div className="content empty">{t('common.loading')}</div>;
   return status.data.needs_first_run ? <FirstRunScreen /> : <>{children}</>;
 }
