@@ -22,9 +22,9 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function fresh(name: string): Promise<Desktop> {
+async function fresh(name: string, embeddedEnv: NodeJS.ProcessEnv = {}): Promise<Desktop> {
   const dir = tempDataDir();
-  const desktop = await startDesktop({ dataDir: dir.dir, embeddedEnv: {}, deviceName: name, engine: { probeDelayMs: { min: 200, max: 400 } } });
+  const desktop = await startDesktop({ dataDir: dir.dir, embeddedEnv, deviceName: name, engine: { probeDelayMs: { min: 200, max: 400 } } });
   cleanups.push(async () => {
     await desktop.close();
     dir.remove();
@@ -70,9 +70,14 @@ async function issue(d: Desktop, seriesId: string, clientId: string, what: strin
 describe('two counters on one embedded service', () => {
   it('share a series online and offline: no number twice, every gap registered', async () => {
     desktops = [];
-    // Counter 1: the service on this computer, created on the first-run screen.
-    const one = await fresh('Casa 1');
+    // Counter 1: the service on this computer, created on the first-run screen. ANAF does not answer
+    // (nothing listens at its address): the screen says so in Romanian and the firm is typed by hand.
+    const one = await fresh('Casa 1', { ANAF_PUBLIC_URL: 'http://127.0.0.1:9', ANAF_TIMEOUT_MS: '1000' });
     await one.page.getByTestId('fr-cui').fill('40075649');
+    await one.page.getByTestId('fr-lookup').click();
+    await one.page.locator('[data-testid=fr-lookup-note][data-note=unreachable]').waitFor({ timeout: 20_000 });
+    expect(await one.page.getByTestId('fr-lookup-note').textContent()).toContain('ANAF nu răspunde acum. Completați datele de mână');
+    await screenshot(one.page, 'first-run-anaf-unreachable');
     await one.page.getByTestId('fr-name').fill('Tejghea Demo SRL');
     await one.page.getByTestId('fr-vat-payer').check();
     await one.page.getByTestId('fr-create').click();

@@ -16,6 +16,8 @@ export function EmbeddedServiceSection() {
   const { t } = useI18n();
   const status = useIpcQuery('setup.status', undefined);
   const setOpen = useIpcMutation('setup.setNetworkOpen');
+  // What the owner just asked for, shown at once while the service re-binds.
+  const [wanted, setWanted] = useState<boolean | null>(null);
   if (!status.data || status.data.mode !== 'embedded') return null;
   const embedded = status.data.embedded;
   return (
@@ -31,9 +33,12 @@ export function EmbeddedServiceSection() {
           <input
             type="checkbox"
             data-testid="embedded-network-open"
-            checked={embedded.network_open}
+            checked={wanted ?? embedded.network_open}
             disabled={setOpen.isPending}
-            onChange={(e) => setOpen.mutate({ open: e.target.checked })}
+            onChange={(e) => {
+              setWanted(e.target.checked);
+              setOpen.mutate({ open: e.target.checked }, { onSettled: () => setWanted(null) });
+            }}
           />
           {t('embedded.network')}
         </label>

@@ -92,7 +92,9 @@ function EmbeddedForm() {
   const lookup = useIpcMutation('setup.lookupCompany');
   const create = useIpcMutation('setup.createEmbedded');
   const [form, setForm] = useState<CompanyForm>(EMPTY);
+  // The CUI is checked from the first lookup; the name only once the user tries to create the firm.
   const [touched, setTouched] = useState(false);
+  const [submitted, setSubmitted] = useState(false);
   const [note, setNote] = useState<LookupNote>(null);
   const set = <K extends keyof CompanyForm>(key: K, value: CompanyForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const cuiProblem = cuiError(form.cui, t);
@@ -115,6 +117,7 @@ function EmbeddedForm() {
 
   const submit = () => {
     setTouched(true);
+    setSubmitted(true);
     if (cuiProblem || nameProblem) return;
     const text = (v: string) => (v.trim() ? v.trim() : undefined);
     const optional = {
@@ -162,8 +165,8 @@ function EmbeddedForm() {
           </div>
         ) : null}
         <div className="form-grid">
-          <Field label={t('firstRun.name')} span2 error={touched && nameProblem ? nameProblem : null}>
-            <input className={touched && nameProblem ? 'input invalid' : 'input'} data-testid="fr-name" value={form.name} onChange={(e) => set('name', e.target.value)} />
+          <Field label={t('firstRun.name')} span2 error={submitted && nameProblem ? nameProblem : null}>
+            <input className={submitted && nameProblem ? 'input invalid' : 'input'} data-testid="fr-name" value={form.name} onChange={(e) => set('name', e.target.value)} />
           </Field>
           <Field label={t('firstRun.regCom')} error={serverFields.reg_com ? inLanguage(serverFields.reg_com, language) : null}>
             <input className="input" data-testid="fr-reg-com" value={form.reg_com} placeholder="J40/1234/2020" onChange={(e) => set('reg_com', e.target.value)} />
