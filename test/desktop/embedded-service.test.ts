@@ -115,6 +115,18 @@ describe('the embedded service', () => {
     expect(await after.dispatch('setup.status', undefined, sender)).toMatchObject({ ok: true, value: { mode: 'remote', needs_first_run: false } });
   }, 60_000);
 
+  it('says so when the system has no keychain for the key, and keeps nothing in clear', async () => {
+    const dataDir = tempDir();
+    const refusing = { kind: 'safe-storage' as const, get: () => null, set: () => { throw new Error('OS encryption is not available'); }, delete: () => undefined };
+    const services = createMainServices({ dataDir, defaultApiUrl: 'https://api.tejghea.ro/v1', secrets: refusing, host: { kind: 'web' }, timers: false, embeddedEnv: {} });
+    opened.push(services);
+    const router = createRouter(services, () => true);
+    const reply = await router.dispatch('setup.createEmbedded', { cui: '40075649', name: 'Tejghea Demo SRL', vat_payer: true, vat_on_collection: false }, sender);
+    expect(reply).toMatchObject({ ok: false, error: { type: 'unavailable', code: 'secret_store_unavailable' } });
+    expect((reply as { error: { message: string } }).error.message).toContain('keychain');
+    expect(await router.dispatch('setup.status', undefined, sender)).toMatchObject({ ok: true, value: { needs_first_run: true, mode: null } });
+  }, 30_000);
+
   it('says ANAF is unreachable instead of waiting forever', async () => {
     const services = open(tempDir(), { ANAF_PUBLIC_URL: 'http://127.0.0.1:9', ANAF_TIMEOUT_MS: '1000' });
     opened.push(services);

@@ -42,13 +42,29 @@ export async function createEmbeddedCompany(deps: FirstRunDeps, input: EmbeddedC
     keyName: `Casa: ${deps.ctx.device.name}`,
     now: Math.floor(Date.now() / 1000),
   });
-  deps.secrets.set(API_KEY_SECRET, key.api_key);
+  keepKey(deps, key.api_key);
   rememberMode(deps.store, 'embedded');
   deps.store.write((db) => setSetting(db, OWN_KEY_ID, key.key_id));
   const verified = await deps.engine.verifyKey();
   if (!verified.ok) throw verified.error;
   await deps.engine.updateCompanyProfile({ name: input.name.trim(), ...input.profile });
   deps.engine.nudge('full');
+}
+
+/**
+ * The key goes to the secret store only. Electron refuses to store it where the system offers no
+ * keychain (Linux without one): said in words, never written in clear instead.
+ */
+function keepKey(deps: FirstRunDeps, key: string): void {
+  try {
+    deps.secrets.set(API_KEY_SECRET, key);
+  } catch {
+    throw new AppError(
+      'unavailable',
+      'secret_store_unavailable',
+      'This system offers no keychain to keep the API key safely: install or unlock one (e.g. GNOME Keyring) and try again|Sistemul nu oferă un loc sigur pentru cheia API (keychain): instalați sau deblocați unul (de ex. GNOME Keyring) și încercați din nou',
+    );
+  }
 }
 
 /** The id of this desktop's own key in the embedded service: the owner cannot revoke it by mistake. */
@@ -65,7 +81,7 @@ export async function connectRemoteService(deps: FirstRunDeps, input: { base_url
   const check = await checkRemoteService({ ...input, localCompany });
   if (!check.ok) return check;
   deps.store.write((db) => setSetting(db, 'api_url', check.base_url));
-  deps.secrets.set(API_KEY_SECRET, input.api_key);
+  keepKey(deps, input.api_key);
   rememberMode(deps.store, 'remote');
   // A desktop that ran the embedded service and now syncs elsewhere stops serving.
   await deps.embedded.close();

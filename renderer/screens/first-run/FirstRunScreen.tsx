@@ -196,7 +196,7 @@ function EmbeddedForm() {
         </div>
         {create.error ? (
           <div className="banner bad" data-testid="fr-create-error">
-            {describeError(create.error, t)}
+            {inLanguage(describeError(create.error, t), language)}
           </div>
         ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
@@ -277,7 +277,7 @@ function RemoteForm() {
         </Field>
         {connect.error ? (
           <div className="banner bad" data-testid="fr-connect-error">
-            {describeError(connect.error, t)}
+            {inLanguage(describeError(connect.error, t), language)}
           </div>
         ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
