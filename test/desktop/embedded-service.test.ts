@@ -102,6 +102,18 @@ describe('the embedded service', () => {
     await expect.poll(async () => (await callApi(base, key, 'GET', '/me').catch(() => ({ status: 0 }))).status).toBe(200);
     expect((await callApi(base, key, 'GET', '/clients')).body.data.data.map((c: { name: string }) => c.name)).toContain('Ion Popescu');
 
+    // The key cleared: the first-run screen again, and only this computer's firm may be set up on its data.
+    await call('settings.clearApiKey');
+    expect(await call('setup.status')).toMatchObject({ needs_first_run: true });
+    const other = await router.dispatch('setup.createEmbedded', { cui: '40075649', name: 'Alta SRL', vat_payer: false, vat_on_collection: false }, sender);
+    expect(other).toMatchObject({ ok: false, error: { code: 'validation_error', fields: { cui: expect.stringContaining('EXEMPLU FURNIZOR SRL') } } });
+    await call('setup.createEmbedded', { cui: String(SIM_SELLER_CUI), name: 'EXEMPLU FURNIZOR SRL', vat_payer: true, vat_on_collection: false });
+    expect(await call('setup.status')).toMatchObject({ needs_first_run: false, mode: 'embedded' });
+    await expect.poll(async () => (await callApi(base, services.secrets.get('api_key'), 'GET', '/me').catch(() => ({ status: 0 }))).status).toBe(200);
+    // The cleared key was revoked: one active key of this computer, not two.
+    const mine = (await call('setup.keys.list')) as unknown as { own: boolean; status: string; name: string }[];
+    expect(mine.filter((k) => k.name === 'Casa: Casa 1').map((k) => [k.own, k.status])).toEqual([[false, 'revoked'], [true, 'active']]);
+
     // Moved to a hosted service (the address changed in Settings): at the next start this computer no longer serves.
     await call('settings.update', { api_url: 'https://api.example.test/v1' });
     await services.close();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validateCui } from '../../../shared/ro/cui';
 import type { CompanyProfileUpdate } from '../../../shared/schemas/efactura';
-import { createApiKey } from '../../../server/platform/api-keys';
+import { createApiKey, revokeApiKey } from '../../../server/platform/api-keys';
 import { getSetting, setSetting } from '../../db/queries/settings';
 import { AppError } from '../../errors';
 import type { SyncEngine } from '../../sync/engine';
@@ -14,6 +14,8 @@ export interface FirstRunDeps extends SetupDeps {
   ctx: LocalContext;
   engine: SyncEngine;
 }
+
+const zStoredCompany = z.object({ name: z.string(), cui: z.string() });
 
 export interface EmbeddedCompanyInput {
   cui: string;
@@ -34,6 +36,13 @@ export async function createEmbeddedCompany(deps: FirstRunDeps, input: EmbeddedC
       cui: cui.reason === 'checksum' ? 'The control digit does not match|Cifra de control nu se potrivește' : 'CUI must be 2 to 10 digits|CUI are 2-10 cifre',
     });
   }
+  // The data on this computer already belongs to a firm (its key was cleared): only that firm may come back.
+  const local = getSetting(deps.store.reader, 'company', zStoredCompany);
+  if (local && local.cui !== cui.value) {
+    throw new AppError('validation_error', 'validation_error', 'Another firm|Altă firmă', {
+      cui: `The data on this computer belongs to ${local.name} (${local.cui})|Datele de pe acest calculator sunt ale firmei ${local.name} (${local.cui})`,
+    });
+  }
   const choice = embeddedChoice(deps.store.reader);
   await listenAndRemember(deps, { port: choice?.port ?? 0, lan: choice?.lan ?? false });
   const key = await createApiKey(deps.embedded.db(), {
@@ -44,6 +53,9 @@ export async function createEmbeddedCompany(deps: FirstRunDeps, input: EmbeddedC
   });
   keepKey(deps, key.api_key);
   rememberMode(deps.store, 'embedded');
+  // This computer's previous key (cleared from the secret store, so no one holds it any more) stops working.
+  const previous = getSetting(deps.store.reader, OWN_KEY_ID, z.string());
+  if (previous && previous !== key.key_id) await revokeApiKey(deps.embedded.db(), previous, Math.floor(Date.now() / 1000));
   deps.store.write((db) => setSetting(db, OWN_KEY_ID, key.key_id));
   const verified = await deps.engine.verifyKey();
   if (!verified.ok) throw verified.error;
@@ -69,8 +81,6 @@ function keepKey(deps: FirstRunDeps, key: string): void {
 
 /** The id of this desktop's own key in the embedded service: the owner cannot revoke it by mistake. */
 export const OWN_KEY_ID = 'embedded_own_key_id';
-
-const zStoredCompany = z.object({ name: z.string(), cui: z.string() });
 
 /**
  * "Conectare la un serviciu": nothing is saved until the service answered /me with this key, and the
