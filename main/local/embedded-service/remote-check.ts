@@ -22,7 +22,7 @@ export interface RemoteCheckInput {
   timeoutMs?: number;
 }
 
-const zErrorEnvelope = z.object({ error: z.object({ message: z.string() }) });
+const zErrorEnvelope = z.object({ error: z.object({ message: z.string(), code: z.string().optional() }) });
 
 /** Trailing slashes off: `http://host:8787/v1/` and `…/v1` are one address. */
 export function normalizeBase(url: string): string {
@@ -35,7 +35,8 @@ async function probeMe(base: string, key: string, timeoutMs: number): Promise<Pr
   let res: Response;
   try {
     res = await fetch(`${base}/me`, {
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
+      // The service's own refusal is shown as it words it: in Romanian, as the first-run screen is.
+      headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'accept-language': 'ro' },
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
@@ -80,9 +81,11 @@ export async function checkRemoteService(input: RemoteCheckInput): Promise<Remot
     }
     return { ok: false, problem: 'not_a_service', base_url: base };
   }
-  if (probe.status === 401) return { ok: false, problem: 'wrong_key', base_url: base };
+  const refusal = zErrorEnvelope.safeParse(probe.json);
+  // A key the service knows but will not accept from this address is no wrong key: its message says why.
+  if (probe.status === 401 && refusal.data?.error.code !== 'ip_restricted') return { ok: false, problem: 'wrong_key', base_url: base };
   if (probe.status !== 200) {
-    const message = zErrorEnvelope.safeParse(probe.json);
+    const message = refusal;
     return { ok: false, problem: 'refused', base_url: base, status: probe.status, message: message.success ? message.data.error.message : '' };
   }
   const me = zMe.parse((probe.json as { data?: unknown }).data ?? probe.json);
