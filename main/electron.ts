@@ -146,6 +146,8 @@ async function start(): Promise<void> {
   services = createMainServices({
     dataDir,
     defaultApiUrl: process.env.TEJGHEA_API_URL ?? 'https://api.tejghea.ro/v1',
+    // Without a preset address, the first-run screen offers the embedded service or a remote one.
+    presetService: Boolean(process.env.TEJGHEA_API_URL),
     secrets: new SafeStorageSecretStore(safeStorage, dataDir),
     host: {
       kind: 'electron',
@@ -157,6 +159,7 @@ async function start(): Promise<void> {
     // better-sqlite3 built for Electron's ABI, beside the Node build the tests use.
     ...(process.env.TEJGHEA_SQLITE_BINDING ? { nativeBinding: process.env.TEJGHEA_SQLITE_BINDING } : {}),
   });
+  await services.ready();
   const router = createRouter(services, senderCheck([APP_ORIGIN]));
   ipcMain.handle(IPC_INVOKE, (event, channel: unknown, payload: unknown) => {
     const frame = event.senderFrame;

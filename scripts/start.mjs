@@ -1,6 +1,7 @@
 // `npm start`: builds and runs the desktop app in Electron. Where Electron's binary is missing
 // (installed with ELECTRON_SKIP_BINARY_DOWNLOAD, or a machine that cannot download it) it says so
-// and names the web host, which runs the same app in a browser.
+// and starts the web host instead, which runs the same app in a browser: a shop owner ends at a
+// ready counter either way, with no second command.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,25 +30,26 @@ function findElectron() {
   }
 }
 
+const run = (cmd, args, env = process.env) => {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
 const electronPath = findElectron();
 if (typeof electronPath !== 'string' || !existsSync(electronPath)) {
   console.error(
     [
       "Electron's binary is not installed on this machine (it was skipped or could not be downloaded).",
-      'Run the same app in your browser instead:',
+      'Starting the same app in your browser instead (the web host, as `npm run start:web` does):',
+      'open the http://127.0.0.1:…/#token=… address it prints below.',
       '',
-      '    npm run start:web',
+      'For the desktop window, install Electron with network access: `npm rebuild electron` (without ELECTRON_SKIP_BINARY_DOWNLOAD).',
       '',
-      'or install Electron with network access: `npm rebuild electron` (without ELECTRON_SKIP_BINARY_DOWNLOAD).',
     ].join('\n'),
   );
-  process.exit(1);
+  run('npm', ['run', '--silent', 'start:web']);
+  process.exit(0);
 }
-
-const run = (cmd, args, env = process.env) => {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-};
 
 run('npm', ['run', '--silent', 'build']);
 const nativeBinding = ensureElectronSqlite();

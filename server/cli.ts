@@ -12,7 +12,9 @@ const USAGE = `usage:
         [--scopes <a,b>] [--expires <YYYY-MM-DD | ISO date-time>] [--allow-ip <ip-or-cidr>]... [--test] [--json]
         --expires YYYY-MM-DD: the key stops working at 00:00 (Europe/Bucharest) that day.
   npm run --silent server -- keys list [--json]
-  npm run --silent server -- keys revoke <key id>`;
+  npm run --silent server -- keys revoke <key id>
+  npm run server -- export --out <file>   every firm, key hash, number, gap and document of the database, to a file
+  npm run server -- import --from <file>  that file into this (new, empty) database: SQLite (DB_PATH) or PostgreSQL (DATABASE_URL)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -102,9 +104,40 @@ async function keysCommand(args: string[]): Promise<void> {
   }
 }
 
+/** `export --out FILE` / `import --from FILE`: moving a firm's service (docs/moving-to-a-hosted-service.md). */
+async function transferCommand(command: 'export' | 'import', args: string[]): Promise<void> {
+  const option = command === 'export' ? 'out' : 'from';
+  const { values } = parseArgs({ args, options: { [option]: { type: 'string' } }, strict: true });
+  const file = values[option];
+  if (typeof file !== 'string' || !file) fail(`${command} needs --${option} <file>\n${USAGE}`);
+  const { exportDatabase, importDatabase, TransferError } = await import('./transfer/export-import');
+  const storage = openStorage(storageConfigFromEnv());
+  try {
+    if (command === 'export') {
+      const header = await exportDatabase(storage, file);
+      const total = Object.values(header.tables).reduce((a, b) => a + b, 0);
+      process.stdout.write(`exported ${total} rows of ${Object.keys(header.tables).length} tables to ${file}\n`);
+    } else {
+      const result = await importDatabase(storage, file);
+      for (const [table, n] of Object.entries(result.counts)) if (n > 0) process.stdout.write(`${table}\t${n}\n`);
+      process.stdout.write(`imported ${Object.values(result.counts).reduce((a, b) => a + b, 0)} rows from ${file}\n`);
+    }
+  } catch (error) {
+    if (error instanceof TransferError) {
+      process.stderr.write(`${command}: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  } finally {
+    await storage.close();
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
   if (command === 'keys') return keysCommand(args);
+  if (command === 'export' || command === 'import') return transferCommand(command, args);
   if (command === 'migrate') {
     const storage = openStorage(storageConfigFromEnv());
     try {

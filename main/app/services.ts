@@ -9,6 +9,8 @@ import type { HostServices, MainServices } from '../ipc/services';
 import { createLocalContext, systemClock, type Clock } from '../local/context';
 import { API_KEY_SECRET, apiUrl, readSettings, syncIntervalSeconds, type SettingsDeps } from '../local/settings';
 import type { SecretStore } from '../secrets/index';
+import { startChosenEmbedded } from '../local/embedded-service/choice';
+import { EmbeddedService, SERVICE_FOLDER } from '../local/embedded-service/service';
 import { loadDevice } from '../sync/device';
 import { SyncEngine, type EngineOptions, type EventSink } from '../sync/engine';
 
@@ -30,11 +32,20 @@ export interface ServicesConfig {
   /** better-sqlite3 built for Electron's ABI. */
   nativeBinding?: string;
   device?: { name?: string; platform?: string };
+  /**
+   * The host was started with a service address (TEJGHEA_API_URL): the first-run screen is not
+   * shown and the key is entered in Settings, as for a hosted service.
+   */
+  presetService?: boolean;
+  /** Where the embedded service reads ANAF_* and its knobs from (default: this process's environment). */
+  embeddedEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RunningServices extends MainServices {
   /** Outbox items found in flight at start (the previous process died mid-request). */
   recoveredAtStart: number;
+  /** Starts the embedded service when it is the chosen one; the hosts await it before opening the UI. */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,6 +92,12 @@ export function createMainServices(config: ServicesConfig): RunningServices {
     syncIntervalSeconds: () => syncIntervalSeconds(store.reader),
     ...config.engine,
   });
+  const embedded = new EmbeddedService({
+    dir: join(config.dataDir, SERVICE_FOLDER),
+    env: config.embeddedEnv ?? process.env,
+    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+  });
+  const presetService = config.presetService ?? false;
   const recoveredAtStart = engine.start();
   return {
     recoveredAtStart,
@@ -92,8 +109,15 @@ export function createMainServices(config: ServicesConfig): RunningServices {
     settings,
     host: config.host,
     changed: () => engine.nudge('push'),
+    embedded,
+    presetService,
+    ready: async () => {
+      if (await startChosenEmbedded({ store, secrets: config.secrets, embedded, presetService })) engine.nudge('full');
+    },
     close: async () => {
+      // The engine first: its last pass may still be talking to the embedded service.
       await engine.stop();
+      await embedded.close();
       store.close();
     },
   };

@@ -12,6 +12,7 @@ import { seriesHandlers } from './series';
 import { seriesAdminHandlers } from './series-admin';
 import type { MainServices } from './services';
 import { settingsHandlers } from './settings';
+import { setupHandlers } from './setup';
 import { syncHandlers } from './sync';
 
 /** Every channel of the contract, one file per domain. The type makes a missing channel a compile error. */
@@ -30,6 +31,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...documentHandlers(s),
     ...importHandlers(s),
     ...seriesAdminHandlers(s),
+    ...setupHandlers(s),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Store } from '../db/store';
 import type { LocalContext } from '../local/context';
+import type { EmbeddedService } from '../local/embedded-service/service';
 import type { SettingsDeps } from '../local/settings';
 import type { SecretStore } from '../secrets/index';
 import type { SyncEngine } from '../sync/engine';
@@ -23,4 +24,8 @@ export interface MainServices {
   host: HostServices;
   /** A local change was written: the engine pushes it soon. */
   changed(): void;
+  /** The Invoicing Service this desktop can run itself ("Pe acest calculator"); idle unless chosen. */
+  embedded: EmbeddedService;
+  /** The host was given a service address: no first-run screen (see embedded-service/choice.ts). */
+  presetService: boolean;
 }

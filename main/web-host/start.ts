@@ -12,16 +12,21 @@ import { startWebHost as startBridgeServer, type WebHost } from './server';
  * `npm run start:web`: the main services in a plain Node process, the renderer in any browser on this
  * machine, the same IPC contract over a loopback bridge. Configuration (environment):
  *   TEJGHEA_DATA_DIR  data folder (default ./.data)
- *   TEJGHEA_API_URL   API base with /v1 (default https://api.tejghea.ro/v1)
+ *   TEJGHEA_API_URL   API base with /v1; unset: the first-run screen offers the embedded service or a remote one
  *   PORT              default 5199
  *   HOST              default 127.0.0.1 (loopback only: other values are refused)
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+export const DEFAULT_API_URL = 'https://api.tejghea.ro/v1';
+
 export interface StartWebHostOptions {
   dataDir: string;
-  /** API base with /v1, until the user sets another in Settings. */
-  apiUrl: string;
+  /**
+   * API base with /v1, until the user sets another in Settings. Absent: no service is preset, and
+   * the first-run screen asks ("Pe acest calculator" or "Conectare la un serviciu").
+   */
+  apiUrl?: string;
   /** Loopback only (see server.ts). */
   host?: string;
   /** 0: any free port. */
@@ -31,7 +36,7 @@ export interface StartWebHostOptions {
   /** The compiled bridge script, when the caller already built it (tests start many hosts). */
   bridgeScript?: string | Promise<string>;
   /** Passed on to the main services (device identity, engine timings, timers). */
-  services?: Partial<Omit<ServicesConfig, 'dataDir' | 'defaultApiUrl' | 'secrets' | 'host' | 'emit'>>;
+  services?: Partial<Omit<ServicesConfig, 'dataDir' | 'defaultApiUrl' | 'secrets' | 'host' | 'emit' | 'presetService'>>;
 }
 
 export interface RunningWebHost {
@@ -53,12 +58,14 @@ export async function startWebHost(options: StartWebHostOptions): Promise<Runnin
   const services = createMainServices({
     ...options.services,
     dataDir: options.dataDir,
-    defaultApiUrl: options.apiUrl,
+    defaultApiUrl: options.apiUrl ?? DEFAULT_API_URL,
+    presetService: options.apiUrl !== undefined,
     secrets: new FileSecretStore(options.dataDir),
     host: { kind: 'web' },
     emit: hub.emit,
   });
   try {
+    await services.ready();
     const router = createRouter(services, (sender) => senderCheck(allowedOrigins)(sender));
     const host = await startBridgeServer({
       router,
@@ -88,11 +95,14 @@ async function main(): Promise<void> {
   const dataDir = process.env.TEJGHEA_DATA_DIR ?? join(root, '.data');
   const running = await startWebHost({
     dataDir,
-    apiUrl: process.env.TEJGHEA_API_URL ?? 'https://api.tejghea.ro/v1',
+    ...(process.env.TEJGHEA_API_URL ? { apiUrl: process.env.TEJGHEA_API_URL } : {}),
     host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 5199),
   });
-  console.log(`Tejghea web host: data in ${dataDir}, API ${running.services.settings.defaultApiUrl}`);
+  const embedded = running.services.embedded.loopbackBase;
+  const service = embedded ? `the service on this computer (${embedded})` : running.services.presetService ? `API ${running.services.settings.defaultApiUrl}` : 'no service yet (the first screen asks)';
+  console.log(`Tejghea web host: data in ${dataDir}, ${service}`);
+  console.log(`Port ${running.host.url.split(':').pop()}: change it with PORT=…, the data folder with TEJGHEA_DATA_DIR=…`);
   console.log(`Open ${running.host.openUrl}`);
   const shutdown = async () => {
     await running.close();

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { Settings } from '../../shared/ipc';
 import { SyncIndicator } from '../components/SyncIndicator';
 import { ToastProvider } from '../components/Toasts';
@@ -8,6 +8,7 @@ import type { MessageKey } from '../i18n';
 import { CounterScreen } from '../screens/counter/CounterScreen';
 import { ClientsScreen, ProductsScreen } from '../screens/CatalogScreens';
 import { DashboardScreen } from '../screens/DashboardScreen';
+import { FirstRunScreen } from '../screens/first-run/FirstRunScreen';
 import { InvoiceDetail } from '../screens/invoices/InvoiceDetail';
 import { InvoicesScreen } from '../screens/invoices/InvoicesScreen';
 import { ExpensesScreen, SupplierBillsScreen, SuppliersScreen } from '../screens/PurchasesScreens';
@@ -70,10 +71,22 @@ export function App() {
   return (
     <I18nProvider language={language}>
       <ToastProvider>
-        {settings.data?.has_api_key && setup.data && !setup.data.onboarding_done ? <SetupWizard /> : <Shell settings={settings.data} />}
+        <FirstRunGate>
+          {settings.data?.has_api_key && setup.data && !setup.data.onboarding_done ? <SetupWizard /> : <Shell settings={settings.data} />}
+        </FirstRunGate>
       </ToastProvider>
     </I18nProvider>
   );
+}
+
+/** First-run gate: until a service is configured, the first-run screen instead of the app. */
+function FirstRunGate({ children }: { children: ReactNode }) {
+  const { t } = useI18n();
+  const status = useIpcQuery('setup.status', undefined);
+  // A host without the setup channels' answer still opens the app: Settings can configure it.
+  if (status.isError) return <>{children}</>;
+  if (!status.data) return <div className="content empty">{t('common.loading')}</div>;
+  return status.data.needs_first_run ? <FirstRunScreen /> : <>{children}</>;
 }
 
 function screenTitle(route: Route): MessageKey {

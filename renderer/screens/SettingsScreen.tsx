@@ -10,6 +10,7 @@ import { describeError, describeIpcError, errorOf, inLanguage } from '../lib/err
 import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
 import { DeviceSetupSection } from './setup/DeviceSetupSection';
+import { EmbeddedServiceSection } from './embedded-service/EmbeddedServiceSection';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -30,6 +31,7 @@ export function SettingsScreen({ settings }: { settings: Settings | undefined })
     <div className="content" data-testid="settings-screen">
       <div className="cards" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(460px, 1fr))' }}>
         <ConnectionSection settings={settings} />
+        <EmbeddedServiceSection />
         <DeviceSection settings={settings} />
         <EfacturaSection settings={settings} />
         <CashSection settings={settings} />

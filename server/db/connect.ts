@@ -15,7 +15,8 @@ export interface Storage {
 }
 
 export type StorageConfig =
-  | { dialect: 'sqlite'; path: string }
+  /** nativeBinding: better-sqlite3 built for another ABI (Electron's, when the desktop embeds the service). */
+  | { dialect: 'sqlite'; path: string; nativeBinding?: string }
   | { dialect: 'postgres'; url: string; schema?: string } & PostgresPoolSettings;
 
 /**
@@ -50,7 +51,7 @@ pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
 export function openStorage(config: StorageConfig): Storage {
   if (config.dialect === 'sqlite') {
-    const sqlite = new Database(config.path);
+    const sqlite = new Database(config.path, config.nativeBinding ? { nativeBinding: config.nativeBinding } : {});
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');

@@ -6,6 +6,7 @@ import { SERIES_ADMIN_CHANNELS } from './channels-series-admin';
  * proves at compile time and in tests that its maps have exactly these keys.
  */
 import { IMPORT_CHANNELS } from './channels-imports';
+import { SETUP_CHANNELS } from './channels-setup';
 
 export const CHANNELS = [
   'app.info',
@@ -64,6 +65,7 @@ export const CHANNELS = [
   'documents.savePdf',
   ...IMPORT_CHANNELS,
   ...SERIES_ADMIN_CHANNELS,
+  ...SETUP_CHANNELS,
 ] as const;
 
 export type ChannelName = (typeof CHANNELS)[number];

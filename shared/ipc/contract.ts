@@ -10,6 +10,7 @@ import { EXPENSE_VAT_RATES } from '../schemas/expense';
 import type { ChannelName, EventName } from './channels';
 import { importChannels } from './contract-imports';
 import { seriesAdminContract } from './contract-series-admin';
+import { setupContract } from './contract-setup';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -979,6 +980,7 @@ export const contract = {
 
   ...importChannels,
   ...seriesAdminContract,
+  ...setupContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({

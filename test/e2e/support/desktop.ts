@@ -26,12 +26,15 @@ export interface Desktop {
 }
 
 export interface DesktopOptions {
-  apiUrl: string;
+  /** Absent: no service preset, the app opens on its first-run screen. */
+  apiUrl?: string;
   dataDir: string;
   viewport?: { width: number; height: number };
   deviceName?: string;
   /** Sync engine timings for tests (fast reconnect probes). */
   engine?: NonNullable<StartWebHostOptions['services']>['engine'];
+  /** The embedded service's environment (ANAF_PUBLIC_URL of the simulator); default: none of this process's. */
+  embeddedEnv?: NodeJS.ProcessEnv;
 }
 
 let bridgeScript: Promise<string> | undefined;
@@ -41,12 +44,13 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
   bridgeScript ??= buildBridgeScript();
   const running = await startWebHost({
     dataDir: options.dataDir,
-    apiUrl: options.apiUrl,
+    ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}),
     port: 0,
     bridgeScript,
     services: {
       device: { name: options.deviceName ?? 'Casa 1', platform: 'linux' },
       ...(options.engine ? { engine: options.engine } : {}),
+      embeddedEnv: options.embeddedEnv ?? {},
     },
   });
   const { host, services } = running;
@@ -59,7 +63,7 @@ export async function startDesktop(options: DesktopOptions): Promise<Desktop> {
   });
   // The address the host prints: the secret travels in the fragment and is kept for the tab.
   await page.goto(host.openUrl);
-  await page.waitForSelector('[data-testid=screen-title]');
+  await page.waitForSelector('[data-testid=screen-title], [data-testid=first-run]');
   return {
     page,
     browser,
