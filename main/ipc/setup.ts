@@ -5,6 +5,7 @@ import { lookupCompanyAtAnaf } from '../local/embedded-service/company-lookup';
 import { createCounterKey, listCounterKeys, revokeCounterKey } from '../local/embedded-service/counter-keys';
 import { connectRemoteService, createEmbeddedCompany, type FirstRunDeps } from '../local/embedded-service/first-run';
 import { AppError } from '../errors';
+import { writeSetup } from '../local/setup';
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
@@ -34,6 +35,9 @@ export function setupHandlers(s: MainServices): HandlerGroup<(typeof SETUP_CHANN
     'setup.lookupCompany': ({ cui }) => lookupCompanyAtAnaf(s.embedded.anafServices(), cui),
     'setup.createEmbedded': async ({ cui, name, ...profile }) => {
       await createEmbeddedCompany(deps(s), { cui, name, profile });
+      // A firm made this minute has nothing to sell from yet: the setup wizard follows at once,
+      // rather than after the first sync finds no series.
+      s.store.write((db) => writeSetup(db, true, { onboarding_done: false }));
       s.engine.emitChanged(['settings']);
       return setupStatus(deps(s));
     },

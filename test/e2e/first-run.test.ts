@@ -4,7 +4,7 @@ import { SIM_SELLER_CUI } from '../support/anaf-sim/public-fixtures';
 import { startAnafSimulator, type AnafSimulator } from '../support/anaf-simulator';
 import { callApi, startTestServer, type TestServer } from '../support/server';
 import { startDesktop, type Desktop } from './support/desktop';
-import { captureFailure, eventually, screenshot } from './support/flows';
+import { captureFailure, eventually, leaveSetupWizard, screenshot } from './support/flows';
 import { tempDataDir } from './support/stack';
 
 /**
@@ -60,7 +60,9 @@ describe('Pe acest calculator', () => {
     await screenshot(page, 'first-run-embedded');
 
     await page.getByTestId('fr-create').click();
-    await page.getByTestId('screen-title').waitFor({ timeout: 30_000 });
+    // A firm made this minute has no series: the setup wizard comes next; this test leaves it for later.
+    await page.getByTestId('setup-later').waitFor({ timeout: 30_000 });
+    await leaveSetupWizard(desktop);
     expect(await page.getByTestId('screen-title').textContent()).toBe('La tejghea');
 
     // The firm exists in the service inside the app, which listens on loopback, reached with the key kept in the secret store.
@@ -134,7 +136,7 @@ describe('Conectare la un serviciu', () => {
     await url.fill(server.url);
     await connect();
     await page.getByTestId('fr-use-suggested').click();
-    await page.getByTestId('screen-title').waitFor({ timeout: 30_000 });
+    await leaveSetupWizard(desktop);
     expect(desktop.services.secrets.get(API_KEY_SECRET)).toBe(firmA.api_key);
     await eventually('firm A on the shell', async () => (await page.locator('nav').textContent())?.includes('Magazin Alfa SRL'));
 
@@ -151,7 +153,7 @@ describe('Conectare la un serviciu', () => {
     expect(desktop.services.secrets.get(API_KEY_SECRET)).toBeNull();
     await page.getByTestId('fr-key').fill(firmA.api_key);
     await page.getByTestId('fr-connect').click();
-    await page.getByTestId('screen-title').waitFor({ timeout: 30_000 });
+    await leaveSetupWizard(desktop);
     expect((await callApi(server.base, firmA.api_key, 'GET', '/me')).body.data.company.name).toBe('Magazin Alfa SRL');
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { API_KEY_SECRET } from '../../main/local/settings';
 import { callApi } from '../support/server';
 import { startDesktop, type Desktop } from './support/desktop';
-import { captureFailure, eventually, screenshot } from './support/flows';
+import { captureFailure, eventually, leaveSetupWizard, screenshot } from './support/flows';
 import { tempDataDir } from './support/stack';
 
 /**
@@ -81,7 +81,8 @@ describe('two counters on one embedded service', () => {
     await one.page.getByTestId('fr-name').fill('Tejghea Demo SRL');
     await one.page.getByTestId('fr-vat-payer').check();
     await one.page.getByTestId('fr-create').click();
-    await one.page.getByTestId('screen-title').waitFor({ timeout: 30_000 });
+    await one.page.getByTestId('setup-later').waitFor({ timeout: 30_000 });
+    await leaveSetupWizard(one);
     const port = one.services.embedded.address!.port;
     const base = `http://127.0.0.1:${port}/v1`;
     const ownerKey = one.services.secrets.get(API_KEY_SECRET)!;
@@ -108,7 +109,7 @@ describe('two counters on one embedded service', () => {
     await two.page.getByTestId('fr-url').fill(base);
     await two.page.getByTestId('fr-key').fill(secret);
     await two.page.getByTestId('fr-connect').click();
-    await two.page.getByTestId('screen-title').waitFor({ timeout: 30_000 });
+    await leaveSetupWizard(two);
     expect(two.services.embedded.running).toBe(false);
 
     // One shared series, made through the API; each counter keeps a pool of reserved numbers.
