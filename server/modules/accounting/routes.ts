@@ -1,0 +1,6 @@
+import type { AnyRoute } from '../../platform/route';
+import './messages';
+import { journalRoutes } from './journal-routes';
+
+/** The accountant's month: VAT journals, cash register, exports for accounting programs, the monthly archive. */
+export const accountingRoutes: AnyRoute[] = [...journalRoutes];
