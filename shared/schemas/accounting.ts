@@ -65,3 +65,93 @@ export const zJournal = z.object({
   }),
 });
 export type Journal = z.infer<typeof zJournal>;
+
+// ---------------------------------------------------------------------------------------------
+// Registrul de casă
+
+const zCurrency = z.string().regex(/^[A-Z]{3}$/, 'A three-letter ISO 4217 code|Un cod ISO 4217 de trei litere');
+const zPositiveLei = z
+  .number()
+  .positive('The amount must be above 0.|Suma trebuie să fie mai mare decât 0.')
+  .max(9_999_999_999.99)
+  .refine((n) => Number.isInteger(Math.round(n * 100)) && Math.abs(Math.round(n * 100) - n * 100) < 1e-6, {
+    message: 'An amount in lei with at most 2 decimals.|O sumă în lei cu cel mult 2 zecimale.',
+  });
+
+export const CASH_MOVEMENT_KINDS = ['opening', 'bank_deposit', 'bank_withdrawal', 'payment', 'receipt', 'correction'] as const;
+
+/** POST /accounting/cash-movements. `amount` is positive; `kind` says the direction (a correction says it with `direction`). */
+export const zCashMovementCreate = z
+  .object({
+    currency: zCurrency.default('RON'),
+    date: isoDate,
+    kind: z.enum(CASH_MOVEMENT_KINDS),
+    amount: zPositiveLei,
+    direction: z.enum(['in', 'out']).optional(),
+    document_number: z.string().trim().max(60).nullish(),
+    description: z.string().trim().min(1, 'Say what the money was for.|Scrieți pentru ce sunt banii.').max(300),
+    corrects_id: z.string().max(64).nullish(),
+  })
+  .refine((b) => b.kind !== 'correction' || b.direction !== undefined, {
+    path: ['direction'], message: 'A correction says whether cash comes in or goes out.|O corecție spune dacă numerarul intră sau iese.',
+  });
+
+export const zCashEntry = z.object({
+  position: z.number().int(),
+  source: z.enum(['receipt', 'expense', 'cash_movement']),
+  source_id: z.string(),
+  kind: z.string(),
+  document_number: z.string().nullable(),
+  explanation: z.string(),
+  cash_in: z.number(),
+  cash_out: z.number(),
+  created_at: z.number().int(),
+});
+
+export const zCashDay = z.object({
+  object: z.literal('cash_register_day'),
+  work_point_id: z.string(),
+  currency: z.string(),
+  date: z.string(),
+  opening_balance: z.number(),
+  total_in: z.number(),
+  total_out: z.number(),
+  closing_balance: z.number(),
+  closed: z.boolean(),
+  closed_at: z.number().int().nullable(),
+  entries: z.array(zCashEntry),
+});
+export type CashDay = z.infer<typeof zCashDay>;
+
+export const zCashMovement = z.object({
+  object: z.literal('cash_movement'),
+  id: z.string(),
+  work_point_id: z.string(),
+  currency: z.string(),
+  date: z.string(),
+  kind: z.enum(CASH_MOVEMENT_KINDS),
+  amount: z.number(),
+  document_number: z.string().nullable(),
+  description: z.string(),
+  corrects_id: z.string().nullable(),
+  created_at: z.number().int(),
+});
+
+export const zCashDayClose = z.object({ currency: zCurrency.default('RON'), date: isoDate });
+
+export const zCashSettings = z.object({
+  object: z.literal('cash_settings'),
+  b2b_daily_limit: z.number(),
+  b2c_daily_limit: z.number(),
+});
+export const zCashSettingsUpdate = z.object({ b2b_daily_limit: zPositiveLei.optional(), b2c_daily_limit: zPositiveLei.optional() });
+
+/** A cash receipt that takes one person over the day's legal ceiling: said, not refused (the law fines, it does not void). */
+export const zCashCeilingWarning = z.object({
+  code: z.literal('cash_ceiling_exceeded'),
+  message: z.string(),
+  client_kind: z.enum(['b2b', 'b2c']),
+  limit: z.number(),
+  received_today: z.number(),
+});
+export type CashCeilingWarning = z.infer<typeof zCashCeilingWarning>;
