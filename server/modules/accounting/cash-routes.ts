@@ -43,7 +43,7 @@ function movementView(row: CashMovementsTable): z.input<typeof zCashMovement> {
 
 export const getCashDay = defineRoute({
   method: 'GET',
-  path: '/accounting/cash-register/days/:date',
+  path: '/accounting/cash-register/day',
   operationId: 'getCashRegisterDay',
   summary: 'One day of the cash register (registrul de casă) of the work point',
   description:
@@ -52,10 +52,9 @@ export const getCashDay = defineRoute({
     'which is the next day\'s opening. `closed` says whether the day was closed.',
   tags: ['accounting'],
   scope: 'accounting:read',
-  params: z.object({ date: zPeriodQuery.shape.start_date }),
-  query: zCurrencyQuery,
+  query: zCurrencyQuery.extend({ date: zPeriodQuery.shape.start_date }),
   response: zCashDay,
-  handler: async (ctx) => registerDay(ctx.db, reg(ctx, ctx.query.currency), ctx.params.date),
+  handler: async (ctx) => registerDay(ctx.db, reg(ctx, ctx.query.currency), ctx.query.date),
 });
 
 export const getCashRegisterHtml = defineRoute({

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { defineRoute, binaryReply } from '../../platform/route';
-import { JOURNAL_KINDS, periodProblem, zJournal, zPeriodQuery } from '../../../shared/schemas/accounting';
+import { JOURNAL_KINDS, type JournalKind, periodProblem, zJournal, zPeriodQuery } from '../../../shared/schemas/accounting';
 import { validationFailed } from '../../platform/errors';
 import { buildJournal } from './journal-build';
-import { firmOf, journalHtml, journalXlsx } from './journal-files';
+import { firmOf, journalHtml, journalXlsx, JOURNAL_TITLES } from './journal-files';
 import './messages';
 
-const kindParams = z.object({ kind: z.enum(JOURNAL_KINDS) });
 const journalQuery = zPeriodQuery.extend({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(1000).default(100),
@@ -26,35 +25,33 @@ const JOURNAL_DOC =
   "document's own exchange rate; one pair of columns per rate (21/11 and, for documents of before 1 August 2025, 19/9/5), one per regime. " +
   '`totals` are the sums of every row, to the ban.';
 
-export const getJournal = defineRoute({
+const getJournal = (kind: JournalKind) => defineRoute({
   method: 'GET',
-  path: '/accounting/journals/:kind',
-  operationId: 'getVatJournal',
-  summary: 'A VAT journal (jurnal de vânzări / de cumpărări) for a period',
+  path: `/accounting/journals/${kind}`,
+  operationId: `get${Kind[kind]}Journal`,
+  summary: `${JOURNAL_TITLES[kind]} for a period`,
   description: `${JOURNAL_DOC} The rows are paginated (\`page\`, \`per_page\` up to 1000); the totals always cover the whole period.`,
   tags: ['accounting'],
   scope: 'accounting:read',
-  params: kindParams,
   query: journalQuery,
   response: zJournal,
   handler: async (ctx) => {
     const q = checkedPeriod(ctx.query);
-    return buildJournal(ctx.db, ctx.companyId, ctx.params.kind, q, q.page, q.per_page, ctx.locale);
+    return buildJournal(ctx.db, ctx.companyId, kind, q, q.page, q.per_page, ctx.locale);
   },
 });
 
 const fileName = (kind: string, q: { start_date: string; end_date: string }, ext: string) =>
   `jurnal-${kind === 'sales' ? 'vanzari' : 'cumparari'}-${q.start_date}-${q.end_date}.${ext}`;
 
-export const getJournalXlsx = defineRoute({
+const getJournalXlsx = (kind: JournalKind) => defineRoute({
   method: 'GET',
-  path: '/accounting/journals/:kind/xlsx',
-  operationId: 'getVatJournalXlsx',
-  summary: 'A VAT journal as an XLSX spreadsheet',
+  path: `/accounting/journals/${kind}/xlsx`,
+  operationId: `get${Kind[kind]}JournalXlsx`,
+  summary: `${JOURNAL_TITLES[kind]} as an XLSX spreadsheet`,
   description: `${JOURNAL_DOC} Streamed as it is written (exceljs' streaming writer): memory stays flat however long the period.`,
   tags: ['accounting'],
   scope: 'accounting:read',
-  params: kindParams,
   query: zPeriodQuery,
   response: z.unknown(),
   produces: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -63,29 +60,30 @@ export const getJournalXlsx = defineRoute({
     const firm = await firmOf(ctx.db, ctx.companyId);
     return binaryReply(
       'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      journalXlsx(ctx.db, ctx.companyId, ctx.params.kind, q, firm),
-      fileName(ctx.params.kind, q, 'xlsx'),
+      journalXlsx(ctx.db, ctx.companyId, kind, q, firm),
+      fileName(kind, q, 'xlsx'),
     );
   },
 });
 
-export const getJournalHtml = defineRoute({
+const getJournalHtml = (kind: JournalKind) => defineRoute({
   method: 'GET',
-  path: '/accounting/journals/:kind/html',
-  operationId: 'getVatJournalHtml',
-  summary: 'A VAT journal as a printable page (A4 landscape)',
+  path: `/accounting/journals/${kind}/html`,
+  operationId: `get${Kind[kind]}JournalHtml`,
+  summary: `${JOURNAL_TITLES[kind]} as a printable page (A4 landscape)`,
   description: `${JOURNAL_DOC} The HTML the desktop app prints to PDF, as it prints invoices.`,
   tags: ['accounting'],
   scope: 'accounting:read',
-  params: kindParams,
   query: zPeriodQuery,
   response: z.unknown(),
   produces: 'text/html',
   handler: async (ctx) => {
     const q = checkedPeriod(ctx.query);
     const firm = await firmOf(ctx.db, ctx.companyId);
-    return binaryReply('text/html; charset=utf-8', journalHtml(ctx.db, ctx.companyId, ctx.params.kind, q, firm), fileName(ctx.params.kind, q, 'html'));
+    return binaryReply('text/html; charset=utf-8', journalHtml(ctx.db, ctx.companyId, kind, q, firm), fileName(kind, q, 'html'));
   },
 });
 
-export const journalRoutes = [getJournal, getJournalXlsx, getJournalHtml];
+const Kind: Record<JournalKind, string> = { sales: 'Sales', purchases: 'Purchase' };
+
+export const journalRoutes = JOURNAL_KINDS.flatMap((kind) => [getJournal(kind), getJournalXlsx(kind), getJournalHtml(kind)]);

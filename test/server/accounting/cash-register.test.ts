@@ -32,19 +32,19 @@ describe.each(DIALECTS)('cash register (%s)', (dialect) => {
     await firm.ok('POST', '/expenses', { supplier_id: supplier, date: '2026-11-03', amount: 500, vat: 21, is_paid: true, paid_date: '2026-11-03', payment_type: 2 });
     await firm.ok('POST', '/accounting/cash-movements', { date: '2026-11-03', kind: 'bank_deposit', amount: 800, document_number: 'FV 1', description: 'Depunere la BT' });
 
-    const d2 = await firm.ok('GET', '/accounting/cash-register/days/2026-11-02');
+    const d2 = await firm.ok('GET', '/accounting/cash-register/day?date=2026-11-02');
     expect(d2).toMatchObject({ opening_balance: 0, total_in: 1250.5, total_out: 0, closing_balance: 1250.5, closed: false });
     expect(d2.entries.map((e: { source: string; document_number: string | null }) => [e.source, e.document_number])).toEqual([
       ['cash_movement', null], ['receipt', r1.receipt_number],
     ]);
-    const d3 = await firm.ok('GET', '/accounting/cash-register/days/2026-11-03');
+    const d3 = await firm.ok('GET', '/accounting/cash-register/day?date=2026-11-03');
     expect(d3).toMatchObject({ opening_balance: 1250.5, total_in: 49.99, total_out: 921, closing_balance: 379.49 });
-    const d4 = await firm.ok('GET', '/accounting/cash-register/days/2026-11-04');
+    const d4 = await firm.ok('GET', '/accounting/cash-register/day?date=2026-11-04');
     expect(d4).toMatchObject({ opening_balance: 379.49, entries: [], closing_balance: 379.49 });
     // Another work point has its own register.
     const branch = await branchOf(server, firm);
-    expect((await branch.ok('GET', '/accounting/cash-register/days/2026-11-03')).opening_balance).toBe(0);
-    expect((await firm.ok('GET', `/accounting/cash-register/days/2026-11-03?work_point_id=${branch.workPointId}`)).opening_balance).toBe(0);
+    expect((await branch.ok('GET', '/accounting/cash-register/day?date=2026-11-03')).opening_balance).toBe(0);
+    expect((await firm.ok('GET', `/accounting/cash-register/day?date=2026-11-03&work_point_id=${branch.workPointId}`)).opening_balance).toBe(0);
   });
 
   it('refuses a payment that would make the register negative, that day or a later one, and says why', async () => {
@@ -55,7 +55,7 @@ describe.each(DIALECTS)('cash register (%s)', (dialect) => {
     expectError(tooMuch, 409, 'cash_register_negative');
     expect(tooMuch.body.error.message).toBe('Această plată de 30,00 lei ar lăsa registrul de casă la -10,00 lei pe 12.11.2026: nu există atâta numerar în casă.');
     await f.ok('POST', '/accounting/cash-movements', { date: '2026-11-11', kind: 'bank_deposit', amount: 20, description: 'Depunere' });
-    expect((await f.ok('GET', '/accounting/cash-register/days/2026-11-12')).closing_balance).toBe(0);
+    expect((await f.ok('GET', '/accounting/cash-register/day?date=2026-11-12')).closing_balance).toBe(0);
     expectError(await f.call('POST', '/accounting/cash-movements', { date: '2026-11-12', kind: 'payment', amount: 0.01, description: 'x' }), 409, 'cash_register_negative');
     const bad = await f.call('POST', '/accounting/cash-movements?locale=ro', { date: '2026-11-12', kind: 'payment', amount: -5, description: '' });
     expectError(bad, 422, 'validation_error');
@@ -76,7 +76,7 @@ describe.each(DIALECTS)('cash register (%s)', (dialect) => {
     expect(late.body.error.message).toContain('Ziua 15.11.2026 din registrul de casă este închisă');
     const fix = await f.ok('POST', '/accounting/cash-movements', { date: '2026-11-16', kind: 'correction', direction: 'in', amount: 5, description: 'Încasare uitată pe 15.11', corrects_id: 'none' });
     expect(fix).toMatchObject({ kind: 'correction', amount: 5 });
-    expect((await f.ok('GET', '/accounting/cash-register/days/2026-11-16')).closing_balance).toBe(205);
+    expect((await f.ok('GET', '/accounting/cash-register/day?date=2026-11-16')).closing_balance).toBe(205);
     expectError(await f.call('POST', '/accounting/cash-register/days/close', { date: '2030-01-01' }), 422, 'validation_error');
   });
 
