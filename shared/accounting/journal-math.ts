@@ -200,3 +200,17 @@ export const COLUMN_TITLES_RO: Record<SalesColumn | PurchaseColumn, string> = {
   collection_cashed_base: 'TVA la încasare încasate – bază',
   collection_cashed_vat: 'TVA la încasare încasate – TVA exigibil',
 };
+
+/**
+ * The RON amounts of a document's lines, each at the document's rate, with the rounding difference
+ * against the document's own RON total put on its largest line: the lines of an export then add up
+ * to the journal's amounts to the ban.
+ */
+export function ronLines(amounts: readonly Bani[], rateMicroOrNull: number | null, targetRon: Bani): Bani[] {
+  const out = amounts.map((a) => ronAt(a, rateMicroOrNull));
+  if (!out.length) return out;
+  let largest = 0;
+  for (let i = 1; i < out.length; i += 1) if (Math.abs(out[i]!) > Math.abs(out[largest]!)) largest = i;
+  out[largest] = out[largest]! + targetRon - out.reduce((s, a) => s + a, 0);
+  return out;
+}
