@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, binaryReply } from '../../platform/route';
-import { zPeriodQuery } from '../../../shared/schemas/accounting';
+import { zMonthParam, zPeriodQuery } from '../../../shared/schemas/accounting';
+import { monthlyArchive } from './archive';
 import { checkedPeriod } from './journal-routes';
 import { sagaZip } from './saga';
 import { documentsCsv, documentsXlsx } from './documents-export';
@@ -48,4 +49,24 @@ const documentsRoute = (format: 'csv' | 'xlsx') =>
     },
   });
 
-export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx')];
+export const getMonthlyArchive = defineRoute({
+  method: 'GET',
+  path: '/accounting/archive',
+  operationId: 'getMonthlyArchive',
+  summary: 'The monthly archive: every document of a month in one ZIP, with an index of SHA-256 fingerprints',
+  description:
+    'Our design. `month` is `YYYY-MM`. Every issued fiscal invoice and storno as e-Factura XML (as sent to ANAF when it was sent, else as it would be ' +
+    'sent), ANAF\'s signed answer ZIP where there is one, every chitanță (JSON), every supplier bill as received (the SPV XML and ANAF\'s signature, or ' +
+    'the data entered by hand), the VAT journals and the cash registers (HTML), and `index.csv`/`index.json` listing every other file with its size ' +
+    'and SHA-256. Made again from the same documents it is the same bytes (fixed entry times, fixed order). PDFs of the invoices are not included: the ' +
+    'service cannot render them (the desktop app prints them). Streamed.',
+  tags: ['accounting'],
+  scope: 'accounting:read',
+  query: z.object({ month: zMonthParam }),
+  response: z.unknown(),
+  produces: 'application/zip',
+  handler: async (ctx) =>
+    binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month), `arhiva-${ctx.query.month}.zip`),
+});
+
+export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];
