@@ -48,3 +48,21 @@ export async function ceilingWarning(
     `with this receipt the client would reach ${formatRon(received + amountBani, 'en')} on this day (Legea 70/2015).`;
   return { code: 'cash_ceiling_exceeded', message: locale === 'ro' ? ro : en, client_kind: kind, limit: fromBani(limit), received_today: fromBani(received) };
 }
+
+/**
+ * The warnings of a chitanță just issued (the counter shows them): the client's cash of the day, this
+ * receipt included, over the ceiling of its kind. Only a client of the catalog can be counted across the
+ * day's receipts; a walk-in name is not.
+ */
+export async function receiptCeilingWarnings(
+  db: Db,
+  companyId: string,
+  receipt: { client_id: string | null; currency: string; date: string | null },
+  locale: Locale,
+): Promise<CashCeilingWarning[]> {
+  if (!receipt.client_id || receipt.currency !== 'RON' || !receipt.date) return [];
+  const client = await db.selectFrom('clients').select(['id', 'type', 'cui']).where('id', '=', receipt.client_id).where('company_id', '=', companyId).executeTakeFirst();
+  if (!client) return [];
+  const warning = await ceilingWarning(db, companyId, client, receipt.date, 0, locale);
+  return warning ? [warning] : [];
+}

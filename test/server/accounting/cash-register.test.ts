@@ -86,11 +86,16 @@ describe.each(DIALECTS)('cash register (%s)', (dialect) => {
     const company = await newClient(f);
     const person = await f.ok('POST', '/clients', { type: 'person', name: 'Ion Popescu' });
     expect(await f.ok('GET', '/accounting/cash-settings')).toMatchObject({ b2b_daily_limit: 5000, b2c_daily_limit: 10000 });
-    await f.ok('POST', '/receipts', { client_id: company.id, client_name: company.name, amount: 4000, payment_date: '2026-11-21' });
+    const first = await f.ok('POST', '/receipts', { client_id: company.id, client_name: company.name, amount: 4000, payment_date: '2026-11-21' });
+    expect(first.warnings).toEqual([]);
     expect((await f.ok('GET', `/accounting/cash-ceiling?client_id=${company.id}&amount=1000&date=2026-11-21`)).warning).toBeNull();
     const over = await f.ok('GET', `/accounting/cash-ceiling?client_id=${company.id}&amount=1000.01&date=2026-11-21&locale=ro`);
     expect(over.warning).toMatchObject({ code: 'cash_ceiling_exceeded', client_kind: 'b2b', limit: 5000, received_today: 4000 });
     expect(over.warning.message).toContain('5.000,00 lei');
+    // Issued anyway (the law fines, it does not void): the reply says it, for the counter to show.
+    const second = await f.ok('POST', '/receipts?locale=ro', { client_id: company.id, client_name: company.name, amount: 1500, payment_date: '2026-11-21' });
+    expect(second.warnings).toEqual([expect.objectContaining({ code: 'cash_ceiling_exceeded', client_kind: 'b2b', limit: 5000, received_today: 5500 })]);
+    expect(second.warnings[0].message).toContain('5.500,00 lei');
     expect((await f.ok('GET', `/accounting/cash-ceiling?client_id=${person.id}&amount=9000&date=2026-11-21`)).warning).toBeNull();
     await f.ok('PUT', '/accounting/cash-settings', { b2c_daily_limit: 5000 });
     expect((await f.ok('GET', `/accounting/cash-ceiling?client_id=${person.id}&amount=9000&date=2026-11-21`)).warning).toMatchObject({ client_kind: 'b2c', limit: 5000 });
