@@ -1,3 +1,4 @@
+import { accountingHandlers } from './accounting';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { clientHandlers } from './clients';
@@ -26,6 +27,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...catalogHandlers(s),
     ...dashboardHandlers(s),
     ...documentHandlers(s),
+    ...accountingHandlers(s),
   };
 }
 

@@ -15,6 +15,7 @@ import { ReceiptsScreen } from '../screens/ReceiptsScreen';
 import { SeriesScreen } from '../screens/SeriesScreen';
 import { SettingsScreen } from '../screens/SettingsScreen';
 import { SyncScreen } from '../screens/SyncScreen';
+import { AccountingScreen } from '../screens/accounting/AccountingScreen';
 import { navigate, routeHash, useRoute, type Route, type Screen } from './router';
 
 interface NavItem {
@@ -43,6 +44,7 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
       { screen: 'expenses', label: 'nav.expenses', icon: '↘', key: '7' },
       { screen: 'supplierBills', label: 'nav.supplierBills', icon: '⇲', key: '8' },
       { screen: 'suppliers', label: 'nav.suppliers', icon: '⚑' },
+      { screen: 'accounting', label: 'nav.accounting', icon: '∑' },
     ],
   },
   {
@@ -174,6 +176,8 @@ function ScreenView({ route, settings }: { route: Route; settings: Settings | un
       return <SeriesScreen id={route.id} />;
     case 'sync':
       return <SyncScreen />;
+    case 'accounting':
+      return <AccountingScreen />;
     case 'settings':
       return <SettingsScreen settings={settings} />;
   }

@@ -16,6 +16,7 @@ export type Route =
   | { screen: 'suppliers' }
   | { screen: 'series'; id?: string }
   | { screen: 'sync' }
+  | { screen: 'accounting' }
   | { screen: 'settings' };
 
 export type Screen = Route['screen'];
@@ -32,6 +33,7 @@ const PATHS: Record<Screen, string> = {
   suppliers: 'suppliers',
   series: 'series',
   sync: 'sync',
+  accounting: 'accounting',
   settings: 'settings',
 };
 

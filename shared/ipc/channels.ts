@@ -3,6 +3,8 @@
  * only this file (it must stay tiny: no zod in the sandboxed preload bundle), and `contract.ts`
  * proves at compile time and in tests that its maps have exactly these keys.
  */
+import { ACCOUNTING_CHANNELS } from './channels-accounting';
+
 export const CHANNELS = [
   'app.info',
   'settings.get',
@@ -58,6 +60,7 @@ export const CHANNELS = [
   'purchases.supplierBillPdf',
   'dashboard.summary',
   'documents.savePdf',
+  ...ACCOUNTING_CHANNELS,
 ] as const;
 
 export type ChannelName = (typeof CHANNELS)[number];

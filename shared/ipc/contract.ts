@@ -8,6 +8,7 @@ import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
 import { EXPENSE_VAT_RATES } from '../schemas/expense';
 import type { ChannelName, EventName } from './channels';
+import { accountingContract } from './contract-accounting';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -965,6 +966,7 @@ export const contract = {
     }),
     output: z.object({ saved: z.boolean(), path: z.string().nullable() }),
   }),
+  ...accountingContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({
