@@ -174,6 +174,33 @@ describe.each(DIALECTS)('VAT journals (%s)', (dialect) => {
     expect(toBani(j.totals.vat_21)).toBe(toBani(Number(made[1].account_amount.vat)) + toBani(182.7));
   });
 
+  it('TVA la încasare: issued VAT not yet chargeable, then what was cashed in the period, from the payments', async () => {
+    const f = await newFirm(server);
+    await f.ok('PUT', '/company/profile', { vat_on_collection: true });
+    const client = await newClient(f);
+    const series = await newSeries(f);
+    const inv = await issue(f, { client_id: client.id, series_id: series.id, issue_date: '2025-10-02', items: [{ description: 'Servicii', quantity: 1, price: 1000, vat_rate: 21 }] });
+    await f.ok('POST', '/payments', { invoice_id: inv.id, amount: 605, date: '2025-10-20', type: 'bank_order' });
+    const oct = await f.ok('GET', '/accounting/journals/sales?start_date=2025-10-01&end_date=2025-10-31');
+    expect(oct.document_count).toBe(2);
+    expect(oct.totals).toMatchObject({ base_21: 1000, vat_21: 210, collection_issued_base: 1000, collection_issued_vat: 210 });
+    const payments = (await f.ok('GET', `/invoices/${inv.id}?expand[]=payments`)).payments as { amount_without_vat: number; amount_vat: number }[];
+    expect(oct.totals.collection_cashed_base).toBe(payments[0]!.amount_without_vat);
+    expect(oct.totals.collection_cashed_vat).toBe(payments[0]!.amount_vat);
+    expect(toBani(oct.totals.collection_cashed_base) + toBani(oct.totals.collection_cashed_vat)).toBe(60_500);
+    expect(oct.rows.data.map((r: { kind: string }) => r.kind)).toEqual(['invoice', 'collection']);
+  });
+
+  it('a received invoice in a foreign currency with no rate is left out and said, in Romanian', async () => {
+    const f = await newFirm(server);
+    await f.ok('POST', '/currencies', { code: 'EUR' });
+    const res = await f.call('POST', '/supplier-bills', { supplier: { name: 'Lieferant GmbH', cui: '18547290' }, invoice_number: 'DE-1', issue_date: '2025-10-09', currency: 'EUR', tax_exclusive: 100, tax: 0 });
+    expect(res.status, res.text).toBe(201);
+    const j = await f.ok('GET', '/accounting/journals/purchases?start_date=2025-10-01&end_date=2025-10-31&locale=ro');
+    expect(j.document_count).toBe(0);
+    expect(j.warnings).toEqual([expect.objectContaining({ code: 'missing_exchange_rate', number: 'DE-1', message: expect.stringContaining('Factură primită în valută fără curs de schimb') })]);
+  });
+
   it('the XLSX has one row per document and the same totals', async () => {
     const res = await fetch(`${server.base}/accounting/journals/sales/xlsx?start_date=2025-07-01&end_date=2025-08-31`, { headers: { authorization: `Bearer ${firm.key}` } });
     expect(res.status).toBe(200);
