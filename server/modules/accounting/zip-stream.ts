@@ -16,6 +16,17 @@ export interface ZipEntry {
   data: Uint8Array | AsyncIterable<Uint8Array>;
 }
 
+/** Waits while the reader is behind; a reader gone (the client hung up) stops the writing. */
+async function drained(out: PassThrough): Promise<void> {
+  if (out.writableNeedDrain) {
+    await new Promise<void>((resolve) => {
+      out.once('drain', () => resolve());
+      out.once('close', () => resolve());
+    });
+  }
+  if (out.destroyed) throw new Error('the reader of the ZIP went away');
+}
+
 export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
   const out = new PassThrough();
   const zip = new Zip((err, chunk, final) => {
@@ -33,11 +44,13 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
       zip.add(file);
       if (entry.data instanceof Uint8Array) {
         file.push(entry.data, true);
+        // Many small entries (one per document) must not pile up ahead of a slow reader either.
+        await drained(out);
       } else {
         for await (const chunk of entry.data) {
           file.push(chunk, false);
           // Let the reader drain what was written before making more.
-          if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+          await drained(out);
         }
         file.push(new Uint8Array(0), true);
       }
