@@ -71,7 +71,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
       .where('company_id', '=', companyId).where('document_type', '=', 'fiscal').where('status', 'in', ['issued', 'voided', 'storno'])
       .where('issue_date', '>=', period.start_date).where('issue_date', '<=', period.end_date);
     const cursor = after;
-    if (cursor) q = q.where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
     const invoices = await q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     for (const inv of invoices) {
       const name = `facturi-emise/${safe(inv.full_number ?? inv.id)}`;

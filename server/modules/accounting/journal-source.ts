@@ -90,7 +90,7 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
         .where('status', 'in', ['issued', 'voided', 'storno'])
         .where('issue_date', '>=', period.start_date)
         .where('issue_date', '<=', period.end_date);
-      if (after) q = q.where((eb) => eb.or([eb('issue_date', '>', after.date), eb.and([eb('issue_date', '=', after.date), eb('id', '>', after.id)])]));
+      if (after) q = q.where('issue_date', '>=', after.date).where((eb) => eb.or([eb('issue_date', '>', after.date), eb.and([eb('issue_date', '=', after.date), eb('id', '>', after.id)])]));
       return q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     },
     (r) => r.issue_date,
@@ -131,7 +131,7 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
         .where('invoices.document_type', '=', 'fiscal')
         .where('payments.date', '>=', period.start_date)
         .where('payments.date', '<=', period.end_date);
-      if (after) q = q.where((eb) => eb.or([eb('payments.date', '>', after.date), eb.and([eb('payments.date', '=', after.date), eb('payments.id', '>', after.id)])]));
+      if (after) q = q.where('payments.date', '>=', after.date).where((eb) => eb.or([eb('payments.date', '>', after.date), eb.and([eb('payments.date', '=', after.date), eb('payments.id', '>', after.id)])]));
       return q.orderBy('payments.date').orderBy('payments.id').limit(CHUNK).execute();
     },
     (r) => r.date ?? '',
@@ -193,7 +193,7 @@ export async function* purchaseRows(
   const expenses = chunks<ExpenseRow>(
     (after) => {
       let q = expenseQuery(db, companyId, period);
-      if (after) q = q.where((eb) => eb.or([eb('expenses.date', '>', after.date), eb.and([eb('expenses.date', '=', after.date), eb('expenses.id', '>', after.id)])]));
+      if (after) q = q.where('expenses.date', '>=', after.date).where((eb) => eb.or([eb('expenses.date', '>', after.date), eb.and([eb('expenses.date', '=', after.date), eb('expenses.id', '>', after.id)])]));
       return q.orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
     },
     (r) => r.date,
@@ -261,8 +261,7 @@ export async function* purchaseRows(
         .where('supplier_bills.issue_date', '>=', period.start_date)
         .where('supplier_bills.issue_date', '<=', period.end_date);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('supplier_bills.issue_date', '>', after.date), eb.and([eb('supplier_bills.issue_date', '=', after.date), eb('supplier_bills.id', '>', after.id)])]),
+        q = q.where('supplier_bills.issue_date', '>=', after.date).where((eb) => eb.or([eb('supplier_bills.issue_date', '>', after.date), eb.and([eb('supplier_bills.issue_date', '=', after.date), eb('supplier_bills.id', '>', after.id)])]),
         );
       }
       return q.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();

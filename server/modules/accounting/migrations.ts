@@ -43,7 +43,23 @@ const m0700: MigrationModule = {
   },
 };
 
+/**
+ * The journals, exports and archive read a company's documents of a period across every work point, in
+ * (date, id) order, a chunk at a time: without these, each chunk scans the company's documents (the
+ * modules' own indexes lead with the work point).
+ */
+const m0701: MigrationModule = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema.createIndex('accounting_invoices_period').on('invoices').columns(['company_id', 'issue_date', 'id']).execute();
+    await db.schema.createIndex('accounting_expenses_period').on('expenses').columns(['company_id', 'date', 'id']).execute();
+    await db.schema.createIndex('accounting_supplier_bills_period').on('supplier_bills').columns(['company_id', 'issue_date', 'id']).execute();
+    await db.schema.createIndex('accounting_receipts_period').on('receipts').columns(['company_id', 'date', 'id']).execute();
+    await db.schema.createIndex('accounting_payments_period').on('payments').columns(['company_id', 'date', 'id']).execute();
+  },
+};
+
 /** Range 0700-0719. */
 export const accountingMigrations: Record<string, MigrationModule> = {
   '0700_accounting_cash_register': m0700,
+  '0701_accounting_period_indexes': m0701,
 };

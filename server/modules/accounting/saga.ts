@@ -115,7 +115,7 @@ async function writeIesiri(db: Db, companyId: string, period: Period, out: Appen
       .where('company_id', '=', companyId).where('document_type', '=', 'fiscal').where('status', 'in', ['issued', 'voided', 'storno'])
       .where('issue_date', '>=', period.start_date).where('issue_date', '<=', period.end_date);
     const cursor = after;
-    if (cursor) q = q.where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
     const invoices = await q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     if (!invoices.length) return;
     const lines = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', 'in', invoices.map((i) => i.id)).orderBy('invoice_id').orderBy('position').execute();
@@ -169,7 +169,7 @@ async function writeIntrari(db: Db, companyId: string, period: Period, out: Appe
         'expenses.vat_percent', 'expenses.net_bani', 'expenses.vat_bani', 'expenses.account_net_bani', 'expenses.account_vat_bani', ...supplierColumns])
       .where('expenses.company_id', '=', companyId).where('expenses.date', '>=', period.start_date).where('expenses.date', '<=', period.end_date);
     const cursor = after;
-    if (cursor) q = q.where((eb) => eb.or([eb('expenses.date', '>', cursor.date), eb.and([eb('expenses.date', '=', cursor.date), eb('expenses.id', '>', cursor.id)])]));
+    if (cursor) q = q.where('expenses.date', '>=', cursor.date).where((eb) => eb.or([eb('expenses.date', '>', cursor.date), eb.and([eb('expenses.date', '=', cursor.date), eb('expenses.id', '>', cursor.id)])]));
     const expenses = await q.orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
     if (!expenses.length) break;
     const lines = await db.selectFrom('expense_lines').selectAll().where('expense_id', 'in', expenses.map((e) => e.id)).orderBy('expense_id').orderBy('position').execute();
@@ -206,7 +206,7 @@ async function writeIntrari(db: Db, companyId: string, period: Period, out: Appe
       .where('supplier_bills.company_id', '=', companyId).where('supplier_bills.expense_id', 'is', null)
       .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date);
     const cursor = after;
-    if (cursor) q = q.where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
+    if (cursor) q = q.where('supplier_bills.issue_date', '>=', cursor.date).where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
     const bills = await q.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
     if (!bills.length) break;
     for (const b of bills) {
