@@ -96,14 +96,19 @@ async function child(n: number): Promise<Result[]> {
 
   const results: Result[] = [];
   results.push(await measure('baseline: bare read of the rows', async () => {
-    let after = '';
+    // The same (date, id) keyset in chunks of 500 the exports walk, and nothing else.
+    let after: { date: string; id: string } | null = null;
     let count = 0;
     for (;;) {
-      const rows = await db.selectFrom('invoices').select(['id', 'vat_breakdown_json', 'buyer_json']).where('company_id', '=', companyId)
-        .where('issue_date', '>=', `${MONTH}-01`).where('issue_date', '<=', `${MONTH}-31`).where('id', '>', after).orderBy('id').limit(500).execute();
+      let q = db.selectFrom('invoices').select(['id', 'issue_date', 'vat_breakdown_json', 'buyer_json']).where('company_id', '=', companyId)
+        .where('issue_date', '>=', `${MONTH}-01`).where('issue_date', '<=', `${MONTH}-31`);
+      const cursor = after;
+      if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+      const rows = await q.orderBy('issue_date').orderBy('id').limit(500).execute();
       count += rows.length;
       if (rows.length < 500) break;
-      after = rows[rows.length - 1]!.id;
+      const last = rows[rows.length - 1]!;
+      after = { date: last.issue_date, id: last.id };
     }
     return count;
   }));

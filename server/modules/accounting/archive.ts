@@ -96,12 +96,15 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
     after = { date: last.issue_date, id: last.id };
   }
 
-  let afterId = '';
+  after = null;
   for (;;) {
-    const receipts = await db.selectFrom('receipts')
+    let rq = db.selectFrom('receipts')
       .select(['id', 'receipt_number', 'date', 'client_name', 'client_id', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani', 'currency', 'type', 'invoice_id', 'work_point_id', 'observations'])
       .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
-      .where('date', '>=', period.start_date).where('date', '<=', period.end_date).where('id', '>', afterId).orderBy('id').limit(CHUNK).execute();
+      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) rq = rq.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    const receipts = await rq.orderBy('date').orderBy('id').limit(CHUNK).execute();
     for (const r of receipts) {
       const json = JSON.stringify({
         receipt_number: r.receipt_number, date: r.date, client_name: r.client_name, client_id: r.client_id, currency: r.currency,
@@ -111,12 +114,13 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
       yield entry(`chitante/${safe(r.receipt_number)}-${r.id}.json`, 'receipt', utf8(`${json}\n`), r.id, r.receipt_number);
     }
     if (receipts.length < CHUNK) break;
-    afterId = receipts[receipts.length - 1]!.id;
+    const last = receipts[receipts.length - 1]!;
+    after = { date: last.date ?? '', id: last.id };
   }
 
-  afterId = '';
+  after = null;
   for (;;) {
-    const bills = await db.selectFrom('supplier_bills')
+    let bq = db.selectFrom('supplier_bills')
       .leftJoin('efactura_messages', 'efactura_messages.id', 'supplier_bills.efactura_message_id')
       .select([
         'supplier_bills.id as id', 'supplier_bills.invoice_number', 'supplier_bills.issue_date', 'supplier_bills.source', 'supplier_bills.supplier_json',
@@ -124,8 +128,13 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         'efactura_messages.xml as xml', 'efactura_messages.signature as signature',
       ])
       .where('supplier_bills.company_id', '=', companyId)
-      .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date)
-      .where('supplier_bills.id', '>', afterId).orderBy('supplier_bills.id').limit(CHUNK).execute();
+      .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) {
+      bq = bq.where('supplier_bills.issue_date', '>=', cursor.date)
+        .where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
+    }
+    const bills = await bq.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
     for (const b of bills) {
       const name = `facturi-primite/${safe(b.invoice_number)}-${b.id}`;
       if (b.xml) {
@@ -141,7 +150,8 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
       }
     }
     if (bills.length < CHUNK) break;
-    afterId = bills[bills.length - 1]!.id;
+    const last = bills[bills.length - 1]!;
+    after = { date: last.issue_date, id: last.id };
   }
 
   const firm = await firmOf(db, companyId);

@@ -41,17 +41,20 @@ export async function* documentRows(db: Db, companyId: string, period: Period): 
     const vat = sum(r.amounts, 'vat_');
     yield { kind: KIND_LABELS_RO[r.kind], number: r.number, date: r.date, partner: r.partner_name, cui: r.partner_cui ?? '', currency: r.currency, rate: r.exchange_rate === null ? '' : String(r.exchange_rate), base: total - vat, vat, total };
   }
-  let after = '';
+  let after: { date: string; id: string } | null = null;
   for (;;) {
-    const rows = await db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
+    let q = db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
       .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
-      .where('date', '>=', period.start_date).where('date', '<=', period.end_date).where('id', '>', after)
-      .orderBy('id').limit(CHUNK).execute();
+      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) q = q.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    const rows = await q.orderBy('date').orderBy('id').limit(CHUNK).execute();
     for (const r of rows) {
       yield { kind: 'Chitanță', number: r.receipt_number, date: r.date ?? '', partner: r.client_name, cui: '', currency: r.currency, rate: '', base: Number(r.amount_without_vat_bani), vat: Number(r.amount_vat_bani), total: Number(r.amount_bani) };
     }
     if (rows.length < CHUNK) return;
-    after = rows[rows.length - 1]!.id;
+    const last = rows[rows.length - 1]!;
+    after = { date: last.date ?? '', id: last.id };
   }
 }
 
