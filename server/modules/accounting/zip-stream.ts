@@ -20,8 +20,13 @@ export interface ZipEntry {
 async function drained(out: PassThrough): Promise<void> {
   if (out.writableNeedDrain) {
     await new Promise<void>((resolve) => {
-      out.once('drain', () => resolve());
-      out.once('close', () => resolve());
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
     });
   }
   if (out.destroyed) throw new Error('the reader of the ZIP went away');
