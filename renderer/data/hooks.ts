@@ -25,6 +25,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  // Files made from the documents (the Contabilitate screen): what their changes make stale.
+  accounting: ['invoices', 'receipts', 'purchases'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {
