@@ -1,3 +1,4 @@
+import { accountingHandlers } from './accounting';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { clientHandlers } from './clients';
@@ -32,6 +33,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...importHandlers(s),
     ...seriesAdminHandlers(s),
     ...setupHandlers(s),
+    ...accountingHandlers(s),
   };
 }
 

@@ -508,6 +508,11 @@ export class SyncEngine {
     return { bytes: file.bytes, fileName };
   }
 
+  /** ONLINE. A file the service makes (an accounting export, the monthly archive), as bytes. */
+  downloadFile(path: string, query: Record<string, string>) {
+    return this.online(() => this.api.download({ method: 'GET', path, query }));
+  }
+
   /** ONLINE. PUT /company/profile; the answer becomes the local copy the documents print. */
   async updateCompanyProfile(patch: CompanyProfileUpdate) {
     const profile = await this.online(() => updateCompanyProfile(this.api, patch));

@@ -18,6 +18,7 @@ import { SeriesScreen } from '../screens/SeriesScreen';
 import { SettingsScreen } from '../screens/SettingsScreen';
 import { SetupWizard } from '../screens/setup/SetupWizard';
 import { SyncScreen } from '../screens/SyncScreen';
+import { AccountingScreen } from '../screens/accounting/AccountingScreen';
 import { navigate, routeHash, useRoute, type Route, type Screen } from './router';
 
 interface NavItem {
@@ -47,6 +48,7 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
       { screen: 'supplierBills', label: 'nav.supplierBills', icon: '⇲', key: '8' },
       { screen: 'suppliers', label: 'nav.suppliers', icon: '⚑' },
       { screen: 'imports', label: 'imports.nav', icon: '⇪' },
+      { screen: 'accounting', label: 'nav.accounting', icon: '∑' },
     ],
   },
   {
@@ -194,6 +196,8 @@ function ScreenView({ route, settings }: { route: Route; settings: Settings | un
       return <ImportScreen kind={route.id} />;
     case 'sync':
       return <SyncScreen />;
+    case 'accounting':
+      return <AccountingScreen />;
     case 'settings':
       return <SettingsScreen settings={settings} />;
   }

@@ -17,6 +17,7 @@ export type Route =
   | { screen: 'series'; id?: string }
   | { screen: 'imports'; id?: string }
   | { screen: 'sync' }
+  | { screen: 'accounting' }
   | { screen: 'settings' };
 
 export type Screen = Route['screen'];
@@ -34,6 +35,7 @@ const PATHS: Record<Screen, string> = {
   series: 'series',
   imports: 'import',
   sync: 'sync',
+  accounting: 'accounting',
   settings: 'settings',
 };
 

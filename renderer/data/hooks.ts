@@ -30,6 +30,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   // The setup wizard's state is inferred from the cached series until the wizard writes it (main/local/setup.ts).
   setup: ['settings', 'series'],
   bankAccounts: ['settings'],
+  // Files made from the documents (the Contabilitate screen): what their changes make stale.
+  accounting: ['invoices', 'receipts', 'purchases'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

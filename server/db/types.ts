@@ -5,12 +5,13 @@ import type { InvoicingTables } from '../modules/invoicing/tables';
 import type { ExpensesTables } from '../modules/expenses/tables';
 import type { EfacturaSpvTables } from '../modules/efactura-spv/tables';
 import type { ImportsTables } from '../modules/imports/tables';
+import type { AccountingTables } from '../modules/accounting/tables';
 
 /**
  * Every table of the service. Each module declares its own tables beside its code, so that one
  * Kysely type covers every query.
  */
-export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables {}
+export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables, AccountingTables {}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';

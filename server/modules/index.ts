@@ -5,6 +5,7 @@ import { invoicingRoutes } from './invoicing/routes';
 import { expensesRoutes } from './expenses/routes';
 import { efacturaSpvRoutes } from './efactura-spv/routes';
 import { importsRoutes } from './imports/routes';
+import { accountingRoutes } from './accounting/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes];

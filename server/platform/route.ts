@@ -37,15 +37,15 @@ export interface HandlerContext<P, Q, B> {
   replayed(): void;
 }
 
-/** A reply that is not JSON (the e-Factura XML, a PDF). */
+/** A reply that is not JSON (the e-Factura XML, a PDF; a stream for an export written as it is read). */
 export interface BinaryReply {
   binary: true;
   contentType: string;
-  body: Buffer | string;
+  body: Buffer | string | NodeJS.ReadableStream;
   filename?: string;
 }
 
-export const binaryReply = (contentType: string, body: Buffer | string, filename?: string): BinaryReply => ({
+export const binaryReply = (contentType: string, body: BinaryReply['body'], filename?: string): BinaryReply => ({
   binary: true,
   contentType,
   body,

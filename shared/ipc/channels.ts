@@ -7,6 +7,7 @@ import { SERIES_ADMIN_CHANNELS } from './channels-series-admin';
  */
 import { IMPORT_CHANNELS } from './channels-imports';
 import { SETUP_CHANNELS } from './channels-setup';
+import { ACCOUNTING_CHANNELS } from './channels-accounting';
 
 export const CHANNELS = [
   'app.info',
@@ -66,6 +67,7 @@ export const CHANNELS = [
   ...IMPORT_CHANNELS,
   ...SERIES_ADMIN_CHANNELS,
   ...SETUP_CHANNELS,
+  ...ACCOUNTING_CHANNELS,
 ] as const;
 
 export type ChannelName = (typeof CHANNELS)[number];

@@ -11,6 +11,7 @@ import type { ChannelName, EventName } from './channels';
 import { importChannels } from './contract-imports';
 import { seriesAdminContract } from './contract-series-admin';
 import { setupContract } from './contract-setup';
+import { accountingContract } from './contract-accounting';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -981,6 +982,7 @@ export const contract = {
   ...importChannels,
   ...seriesAdminContract,
   ...setupContract,
+  ...accountingContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({

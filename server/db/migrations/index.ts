@@ -7,6 +7,7 @@ import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
 import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
 import { importsMigrations } from '../../modules/imports/migrations';
+import { accountingMigrations } from '../../modules/accounting/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -26,4 +27,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...expensesMigrations,
   ...efacturaSpvMigrations,
   ...importsMigrations,
+  ...accountingMigrations,
 };

@@ -22,6 +22,8 @@ import { bool } from './views';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
 import './messages';
+import { zCashCeilingWarning } from '../../../shared/schemas/accounting';
+import { receiptCeilingWarnings } from '../accounting/cash-ceilings';
 
 const idParams = z.object({ id: z.string() });
 
@@ -149,6 +151,9 @@ function assertAtWorkPoint(ctx: HandlerContext<unknown, unknown, unknown>, serie
   }
 }
 
+/** A new receipt, with what the cash register module has to say about it (the day's ceiling). */
+const zReceiptCreated = zReceipt.extend({ warnings: z.array(zCashCeilingWarning).optional() });
+
 const createReceipt = defineRoute({
   method: 'POST', path: '/receipts', operationId: 'createReceipt', summary: 'Issue a cash receipt (chitanță)',
   description:
@@ -158,7 +163,7 @@ const createReceipt = defineRoute({
     '(created with prefix `CH` on first use); a device holding the series lock sends the `number` it printed with its `device_id`, ' +
     'a device that reserved numbers of the series (`POST /receipt-series/{id}/reservations`) sends the `reservation_token` with its `device_id`. ' +
     'A repeated `client_local_uuid` answers the receipt already issued.',
-  tags: ['receipts'], scope: 'receipts:write', create: true, body: zReceiptCreate, response: zReceipt,
+  tags: ['receipts'], scope: 'receipts:write', create: true, body: zReceiptCreate, response: zReceiptCreated,
   errors: {
     resource_missing: 404, series_locked: 409, series_not_locked: 409, number_out_of_sequence: 409,
     invoice_is_draft: 409, invoice_is_storno: 409, already_voided: 409,
@@ -223,7 +228,8 @@ const createReceipt = defineRoute({
         }
         return row;
       });
-      return oneView(ctx.db, row, ctx.locale);
+      // The day's cash ceiling for this client (Legea 70/2015): said in the reply, never refused.
+      return { ...(await oneView(ctx.db, row, ctx.locale)), warnings: await receiptCeilingWarnings(ctx.db, ctx.companyId, row, ctx.locale) };
     } catch (error) {
       if (b.client_local_uuid && (isUniqueViolation(error) || error instanceof AlreadyCreated)) {
         const existing = await findReceiptByUuid(ctx.db, ctx.companyId, b.client_local_uuid);

@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/types';
+import { toUblXml } from '../../efactura/index';
+import { ApiError } from '../../platform/errors';
+import { invoiceToDocument, loadInvoiceSource } from '../efactura-spv/invoice-document';
+import { activeKey, invoiceEnvironment } from '../efactura-spv/submission-store';
+import { CHUNK, type Period } from './journal-source';
+import { firmOf, journalHtml } from './journal-files';
+import { cashRegisterHtml } from './cash-print';
+import { zipStream, type ZipEntry } from './zip-stream';
+
+/**
+ * The monthly archive: one ZIP with every issued invoice as e-Factura XML (as sent to ANAF when it was
+ * sent, with ANAF's signed answer where there is one), every chitanță, every supplier bill as received,
+ * the registers, and an index (CSV and JSON) naming every file with its SHA-256. Everything in it is a
+ * function of the stored documents, in a fixed order, with fixed entry times: made again, it is the
+ * same bytes.
+ */
+
+export interface IndexEntry {
+  path: string;
+  kind: string;
+  document_id: string | null;
+  number: string | null;
+  bytes: number;
+  sha256: string;
+}
+
+export const README_TEXT = [
+  'Arhiva lunară Tejghea',
+  '',
+  'facturi-emise/    fiecare factură emisă (și storno) ca e-Factura XML (UBL 2.1, CIUS-RO): exact cum a fost trimisă la ANAF',
+  '                  când a fost trimisă; *.raspuns-anaf.zip este răspunsul semnat de ANAF, unde există.',
+  'chitante/         fiecare chitanță, ca date (JSON).',
+  'facturi-primite/  fiecare factură primită: XML-ul din SPV și semnătura ANAF (*.semnatura.xml), sau datele introduse manual (JSON).',
+  'registre/         jurnalul de vânzări, jurnalul de cumpărări, registrul de casă (HTML, de tipărit).',
+  'index.csv, index.json  fiecare fișier din arhivă cu amprenta lui SHA-256.',
+  '',
+  'PDF-urile facturilor emise NU sunt în arhivă: serviciul nu le poate genera (le tipărește aplicația de birou).',
+  '',
+].join('\n');
+
+const safe = (text: string) => text.replace(/[^\w.-]+/g, '_');
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+async function bytesOf(stream: Readable): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export function monthPeriod(month: string): Period {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { start_date: `${month}-01`, end_date: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/** Every file of the archive but the index, each once, in a fixed order; `index` fills as they pass. */
+async function* documents(db: Db, companyId: string, month: string, index: IndexEntry[]): AsyncGenerator<ZipEntry> {
+  const period = monthPeriod(month);
+  const entry = (path: string, kind: string, data: Uint8Array, id: string | null = null, number: string | null = null): ZipEntry => {
+    index.push({ path, kind, document_id: id, number, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+    return { name: path, data };
+  };
+  yield entry('CITESTE-MA.txt', 'readme', utf8(README_TEXT));
+
+  let after: { date: string; id: string } | null = null;
+  for (;;) {
+    let q = db.selectFrom('invoices').select(['id', 'full_number', 'issue_date', 'spv_environment'])
+      .where('company_id', '=', companyId).where('document_type', '=', 'fiscal').where('status', 'in', ['issued', 'voided', 'storno'])
+      .where('issue_date', '>=', period.start_date).where('issue_date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    const invoices = await q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
+    for (const inv of invoices) {
+      const name = `facturi-emise/${safe(inv.full_number ?? inv.id)}`;
+      const sent = await db.selectFrom('efactura_submissions').select(['xml', 'answer_zip'])
+        .where('company_id', '=', companyId).where('active_key', '=', activeKey(inv.id, invoiceEnvironment(inv.spv_environment))).executeTakeFirst();
+      let xml = sent?.xml ?? null;
+      if (xml === null) {
+        try {
+          xml = toUblXml(invoiceToDocument(await loadInvoiceSource(db, companyId, inv.id)).document);
+        } catch (err) {
+          // An invoice that cannot make a valid e-Factura (no seller address yet…): listed, said why, no XML.
+          if (!(err instanceof ApiError)) throw err;
+          yield entry(`${name}.eroare.txt`, 'invoice_xml_error', utf8(`Factura ${inv.full_number ?? inv.id} nu poate fi scrisă ca e-Factura: ${err.code}\n`), inv.id, inv.full_number);
+          continue;
+        }
+      }
+      yield entry(`${name}.xml`, 'invoice_xml', utf8(xml), inv.id, inv.full_number);
+      if (sent?.answer_zip) yield entry(`${name}.raspuns-anaf.zip`, 'anaf_answer', new Uint8Array(Buffer.from(sent.answer_zip, 'base64')), inv.id, inv.full_number);
+    }
+    if (invoices.length < CHUNK) break;
+    const last = invoices[invoices.length - 1]!;
+    after = { date: last.issue_date, id: last.id };
+  }
+
+  after = null;
+  for (;;) {
+    let rq = db.selectFrom('receipts')
+      .select(['id', 'receipt_number', 'date', 'client_name', 'client_id', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani', 'currency', 'type', 'invoice_id', 'work_point_id', 'observations'])
+      .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
+      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) rq = rq.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    const receipts = await rq.orderBy('date').orderBy('id').limit(CHUNK).execute();
+    for (const r of receipts) {
+      const json = JSON.stringify({
+        receipt_number: r.receipt_number, date: r.date, client_name: r.client_name, client_id: r.client_id, currency: r.currency,
+        amount_bani: Number(r.amount_bani), amount_without_vat_bani: Number(r.amount_without_vat_bani), amount_vat_bani: Number(r.amount_vat_bani),
+        type: r.type, invoice_id: r.invoice_id, work_point_id: r.work_point_id, observations: r.observations, id: r.id,
+      }, null, 2);
+      yield entry(`chitante/${safe(r.receipt_number)}-${r.id}.json`, 'receipt', utf8(`${json}\n`), r.id, r.receipt_number);
+    }
+    if (receipts.length < CHUNK) break;
+    const last = receipts[receipts.length - 1]!;
+    after = { date: last.date ?? '', id: last.id };
+  }
+
+  after = null;
+  for (;;) {
+    let bq = db.selectFrom('supplier_bills')
+      .leftJoin('efactura_messages', 'efactura_messages.id', 'supplier_bills.efactura_message_id')
+      .select([
+        'supplier_bills.id as id', 'supplier_bills.invoice_number', 'supplier_bills.issue_date', 'supplier_bills.source', 'supplier_bills.supplier_json',
+        'supplier_bills.currency', 'supplier_bills.tax_exclusive_bani', 'supplier_bills.tax_bani', 'supplier_bills.tax_inclusive_bani', 'supplier_bills.due_date',
+        'efactura_messages.xml as xml', 'efactura_messages.signature as signature',
+      ])
+      .where('supplier_bills.company_id', '=', companyId)
+      .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) {
+      bq = bq.where('supplier_bills.issue_date', '>=', cursor.date)
+        .where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
+    }
+    const bills = await bq.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
+    for (const b of bills) {
+      const name = `facturi-primite/${safe(b.invoice_number)}-${b.id}`;
+      if (b.xml) {
+        yield entry(`${name}.xml`, 'supplier_bill_xml', utf8(b.xml), b.id, b.invoice_number);
+        if (b.signature) yield entry(`${name}.semnatura.xml`, 'supplier_bill_signature', utf8(b.signature), b.id, b.invoice_number);
+      } else {
+        const json = JSON.stringify({
+          invoice_number: b.invoice_number, issue_date: b.issue_date, due_date: b.due_date, source: b.source, currency: b.currency,
+          supplier: b.supplier_json ? (JSON.parse(b.supplier_json) as unknown) : null, tax_exclusive_bani: Number(b.tax_exclusive_bani),
+          tax_bani: Number(b.tax_bani), tax_inclusive_bani: Number(b.tax_inclusive_bani), id: b.id,
+        }, null, 2);
+        yield entry(`${name}.json`, 'supplier_bill_manual', utf8(`${json}\n`), b.id, b.invoice_number);
+      }
+    }
+    if (bills.length < CHUNK) break;
+    const last = bills[bills.length - 1]!;
+    after = { date: last.issue_date, id: last.id };
+  }
+
+  const firm = await firmOf(db, companyId);
+  yield entry('registre/jurnal-vanzari.html', 'sales_journal', await bytesOf(journalHtml(db, companyId, 'sales', period, firm)));
+  yield entry('registre/jurnal-cumparari.html', 'purchase_journal', await bytesOf(journalHtml(db, companyId, 'purchases', period, firm)));
+  // A cash register per work point and currency that had cash in the month (or before: its balance carries).
+  const registers = await db.selectFrom('receipts').select(['work_point_id', 'currency']).where('company_id', '=', companyId).where('date', '<=', period.end_date).distinct()
+    .union(db.selectFrom('cash_movements').select(['work_point_id', 'currency']).where('company_id', '=', companyId).where('date', '<=', period.end_date).distinct())
+    .execute();
+  const seen = [...new Set(registers.map((r) => `${r.work_point_id}|${r.currency}`))].sort();
+  for (const key of seen) {
+    const [workPointId, currency] = key.split('|') as [string, string];
+    const wp = await db.selectFrom('work_points').select(['name', 'address']).where('id', '=', workPointId).executeTakeFirstOrThrow();
+    const html = await bytesOf(cashRegisterHtml(db, { companyId, workPointId, currency }, period, firm, wp));
+    yield entry(`registre/registru-casa-${safe(wp.name)}-${workPointId}-${currency}.html`, 'cash_register', html);
+  }
+}
+
+const INDEX_COLUMNS = ['path', 'kind', 'document_id', 'number', 'bytes', 'sha256'] as const;
+
+function indexCsv(index: IndexEntry[]): string {
+  const field = (v: string | number | null) => {
+    const s = v === null ? '' : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return `${INDEX_COLUMNS.join(',')}\r\n${index.map((e) => INDEX_COLUMNS.map((c) => field(e[c])).join(',')).join('\r\n')}\r\n`;
+}
+
+/** The archive of `month` (`YYYY-MM`), streamed. The index comes last, once every file is known. */
+export function monthlyArchive(db: Db, companyId: string, month: string): Readable {
+  async function* all(): AsyncGenerator<ZipEntry> {
+    const index: IndexEntry[] = [];
+    yield* documents(db, companyId, month, index);
+    yield { name: 'index.csv', data: utf8(indexCsv(index)) };
+    yield { name: 'index.json', data: utf8(`${JSON.stringify({ month, files: index }, null, 2)}\n`) };
+  }
+  return zipStream(all());
+}

@@ -1,0 +1,93 @@
+import { PassThrough, Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Db } from '../../db/types';
+import { baniToDecimalString } from '../../../shared/money';
+import { purchaseRows, salesRows, CHUNK, type Period } from './journal-source';
+import { KIND_LABELS_RO } from './journal-files';
+
+/**
+ * Every document of a period in one plain table (CSV or XLSX), for an accountant whose program is not
+ * Saga: issued invoices and stornos, received documents, and the chitanțe. Amounts in RON, the same
+ * ones the journals show.
+ */
+
+export const DOCUMENT_COLUMNS = ['Tip', 'Număr', 'Data', 'Partener', 'CUI/CNP', 'Monedă', 'Curs', 'Bază (lei)', 'TVA (lei)', 'Total (lei)'] as const;
+
+export interface DocumentRow {
+  kind: string;
+  number: string;
+  date: string;
+  partner: string;
+  cui: string;
+  currency: string;
+  rate: string;
+  base: number;
+  vat: number;
+  total: number;
+}
+
+const sum = (amounts: Record<string, number | undefined>, prefix: string) =>
+  Object.entries(amounts).reduce((s, [k, v]) => (k.startsWith(prefix) ? s + (v ?? 0) : s), 0);
+
+export async function* documentRows(db: Db, companyId: string, period: Period): AsyncGenerator<DocumentRow> {
+  for await (const r of salesRows(db, companyId, period)) {
+    if (r.kind === 'collection') continue;
+    const total = r.amounts.total ?? 0;
+    const vat = sum(r.amounts, 'vat_');
+    yield { kind: KIND_LABELS_RO[r.kind], number: r.number, date: r.date, partner: r.partner_name, cui: r.partner_cui ?? '', currency: r.currency, rate: r.exchange_rate === null ? '' : String(r.exchange_rate), base: total - vat, vat, total };
+  }
+  for await (const r of purchaseRows(db, companyId, period)) {
+    const total = r.amounts.total ?? 0;
+    const vat = sum(r.amounts, 'vat_');
+    yield { kind: KIND_LABELS_RO[r.kind], number: r.number, date: r.date, partner: r.partner_name, cui: r.partner_cui ?? '', currency: r.currency, rate: r.exchange_rate === null ? '' : String(r.exchange_rate), base: total - vat, vat, total };
+  }
+  let after: { date: string; id: string } | null = null;
+  for (;;) {
+    let q = db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
+      .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
+      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
+    const cursor = after;
+    if (cursor) q = q.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+    const rows = await q.orderBy('date').orderBy('id').limit(CHUNK).execute();
+    for (const r of rows) {
+      yield { kind: 'Chitanță', number: r.receipt_number, date: r.date ?? '', partner: r.client_name, cui: '', currency: r.currency, rate: '', base: Number(r.amount_without_vat_bani), vat: Number(r.amount_vat_bani), total: Number(r.amount_bani) };
+    }
+    if (rows.length < CHUNK) return;
+    const last = rows[rows.length - 1]!;
+    after = { date: last.date ?? '', id: last.id };
+  }
+}
+
+function csvField(value: string): string {
+  return /[",;\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** CSV with a header, comma-separated, dot decimals, UTF-8 with a BOM (Excel reads the diacritics then). */
+export function documentsCsv(db: Db, companyId: string, period: Period): Readable {
+  async function* lines(): AsyncGenerator<string> {
+    yield `\uFEFF${DOCUMENT_COLUMNS.map(csvField).join(',')}\r\n`;
+    for await (const r of documentRows(db, companyId, period)) {
+      yield `${[r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, baniToDecimalString(r.base), baniToDecimalString(r.vat), baniToDecimalString(r.total)].map(csvField).join(',')}\r\n`;
+    }
+  }
+  return Readable.from(lines());
+}
+
+export function documentsXlsx(db: Db, companyId: string, period: Period): Readable {
+  const out = new PassThrough();
+  void (async () => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet('Documente');
+    const head = ws.addRow([...DOCUMENT_COLUMNS]);
+    head.font = { bold: true };
+    head.commit();
+    for await (const r of documentRows(db, companyId, period)) {
+      const row = ws.addRow([r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, r.base / 100, r.vat / 100, r.total / 100]);
+      for (const c of [8, 9, 10]) row.getCell(c).numFmt = '#,##0.00';
+      row.commit();
+    }
+    ws.commit();
+    await wb.commit();
+  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}

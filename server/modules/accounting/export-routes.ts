@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { defineRoute, binaryReply } from '../../platform/route';
+import { zMonthParam, zPeriodQuery } from '../../../shared/schemas/accounting';
+import { monthlyArchive } from './archive';
+import { checkedPeriod } from './journal-routes';
+import { sagaZip } from './saga';
+import { documentsCsv, documentsXlsx } from './documents-export';
+import './messages';
+
+export const getSagaExport = defineRoute({
+  method: 'GET',
+  path: '/accounting/exports/saga',
+  operationId: 'getSagaExport',
+  summary: 'The period for Saga C: its DBF import files in one ZIP',
+  description:
+    "Our design. A ZIP of Saga C's import files (Fișier > Import date): `Clienti_…dbf`, `Furnizori_…dbf`, `Articole_…dbf`, `IE_…dbf` (issued invoices " +
+    'and stornos, one record per line) and `IN_…dbf` (expenses and received invoices, one record per line), Windows-1250, amounts in RON at each ' +
+    "document's rate, adding up to the VAT journals to the ban. Layouts: docs/exports-saga.md. Streamed.",
+  tags: ['accounting'],
+  scope: 'accounting:read',
+  query: zPeriodQuery,
+  response: z.unknown(),
+  produces: 'application/zip',
+  handler: async (ctx) => {
+    const q = checkedPeriod(ctx.query);
+    return binaryReply('application/zip', sagaZip(ctx.db, ctx.companyId, q), `saga-${q.start_date}-${q.end_date}.zip`);
+  },
+});
+
+const documentsRoute = (format: 'csv' | 'xlsx') =>
+  defineRoute({
+    method: 'GET',
+    path: `/accounting/exports/documents/${format}`,
+    operationId: format === 'csv' ? 'getDocumentsCsv' : 'getDocumentsXlsx',
+    summary: `Every document of the period as ${format.toUpperCase()}`,
+    description:
+      'Our design. One row per document: issued invoices and stornos, expenses and received invoices, chitanțe; base, VAT and total in RON (the journals\' amounts). ' +
+      (format === 'csv' ? 'UTF-8 with a BOM, comma-separated, dot decimals.' : 'Streamed with exceljs.'),
+    tags: ['accounting'],
+    scope: 'accounting:read',
+    query: zPeriodQuery,
+    response: z.unknown(),
+    produces: format === 'csv' ? 'text/csv' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    handler: async (ctx) => {
+      const q = checkedPeriod(ctx.query);
+      return format === 'csv'
+        ? binaryReply('text/csv; charset=utf-8', documentsCsv(ctx.db, ctx.companyId, q), `documente-${q.start_date}-${q.end_date}.csv`)
+        : binaryReply('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', documentsXlsx(ctx.db, ctx.companyId, q), `documente-${q.start_date}-${q.end_date}.xlsx`);
+    },
+  });
+
+export const getMonthlyArchive = defineRoute({
+  method: 'GET',
+  path: '/accounting/archive',
+  operationId: 'getMonthlyArchive',
+  summary: 'The monthly archive: every document of a month in one ZIP, with an index of SHA-256 fingerprints',
+  description:
+    'Our design. `month` is `YYYY-MM`. Every issued fiscal invoice and storno as e-Factura XML (as sent to ANAF when it was sent, else as it would be ' +
+    'sent), ANAF\'s signed answer ZIP where there is one, every chitanță (JSON), every supplier bill as received (the SPV XML and ANAF\'s signature, or ' +
+    'the data entered by hand), the VAT journals and the cash registers (HTML), and `index.csv`/`index.json` listing every other file with its size ' +
+    'and SHA-256. Made again from the same documents it is the same bytes (fixed entry times, fixed order). PDFs of the invoices are not included: the ' +
+    'service cannot render them (the desktop app prints them). Streamed.',
+  tags: ['accounting'],
+  scope: 'accounting:read',
+  query: z.object({ month: zMonthParam }),
+  response: z.unknown(),
+  produces: 'application/zip',
+  handler: async (ctx) =>
+    binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month), `arhiva-${ctx.query.month}.zip`),
+});
+
+export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];

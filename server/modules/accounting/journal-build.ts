@@ -1,0 +1,72 @@
+import type { Db } from '../../db/types';
+import type { Locale } from '../../platform/locale';
+import { fromBani } from '../../../shared/money';
+import {
+  accumulate,
+  COLUMN_TITLES_RO,
+  PURCHASE_COLUMNS,
+  SALES_COLUMNS,
+  type Amounts,
+} from '../../../shared/accounting/journal-math';
+import type { Journal, JournalKind } from '../../../shared/schemas/accounting';
+import { purchaseRows, salesRows, type JournalRow, type JournalWarning, type Period } from './journal-source';
+import { WARNING_TEXT } from './messages';
+
+export function columnsOf(kind: JournalKind): readonly string[] {
+  return kind === 'sales' ? SALES_COLUMNS : PURCHASE_COLUMNS;
+}
+
+/** The rows of a journal, one after the other; `warnings` fills as documents are left out. */
+export function journalRows(db: Db, companyId: string, kind: JournalKind, period: Period, warnings: JournalWarning[]): AsyncGenerator<JournalRow<string>> {
+  return kind === 'sales' ? salesRows(db, companyId, period) : purchaseRows(db, companyId, period, warnings);
+}
+
+export function amountsInLei(columns: readonly string[], amounts: Amounts<string>): Record<string, number> {
+  return Object.fromEntries(columns.map((c) => [c, fromBani(amounts[c] ?? 0)]));
+}
+
+/**
+ * A journal as JSON: every row walked once for the totals, only the asked page kept. Memory holds one
+ * chunk of documents and one page of rows, whatever the length of the period.
+ */
+export async function buildJournal(
+  db: Db,
+  companyId: string,
+  kind: JournalKind,
+  period: Period,
+  page: number,
+  perPage: number,
+  locale: Locale,
+): Promise<Journal> {
+  const columns = columnsOf(kind);
+  const warnings: JournalWarning[] = [];
+  const totals: Amounts<string> = {};
+  const data: Journal['rows']['data'] = [];
+  let count = 0;
+  const first = (page - 1) * perPage;
+  for await (const row of journalRows(db, companyId, kind, period, warnings)) {
+    count += 1;
+    accumulate(totals, row.amounts);
+    if (count > first && data.length < perPage) data.push({ position: count, ...row, amounts: amountsInLei(columns, row.amounts) });
+  }
+  return {
+    object: 'vat_journal',
+    kind,
+    start_date: period.start_date,
+    end_date: period.end_date,
+    columns: [...columns],
+    column_titles: Object.fromEntries(columns.map((c) => [c, COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c])),
+    document_count: count,
+    totals: amountsInLei(columns, totals),
+    warnings: warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),
+    rows: {
+      object: 'list',
+      data,
+      has_more: first + data.length < count,
+      total: count,
+      page,
+      per_page: perPage,
+      total_pages: Math.max(1, Math.ceil(count / perPage)),
+    },
+  };
+}

@@ -1,0 +1,309 @@
+import type { Db } from '../../db/types';
+import type { LineVatCategory } from '../../../shared/invoice-math';
+import { storedBreakdownCategory } from '../../../shared/invoice-math';
+import {
+  collectionCashedAmounts,
+  purchaseAmounts,
+  rateMicro,
+  salesAmounts,
+  type Amounts,
+  type PurchaseColumn,
+  type PurchasePart,
+  type SalesColumn,
+} from '../../../shared/accounting/journal-math';
+import { percentToBp } from '../../../shared/invoice-math';
+import { mulDivRound } from '../../../shared/money';
+
+/**
+ * The documents of a journal, walked in chunks by (date, id) so that a month of 100,000 documents is
+ * never in memory at once: each chunk is one query, each document one row of the journal.
+ */
+
+export const CHUNK = 500;
+
+export interface Period {
+  start_date: string;
+  end_date: string;
+}
+
+export interface JournalRow<C extends string> {
+  kind: 'invoice' | 'storno' | 'collection' | 'expense' | 'supplier_bill';
+  document_id: string;
+  number: string;
+  date: string;
+  partner_name: string;
+  partner_cui: string | null;
+  currency: string;
+  exchange_rate: number | null;
+  amounts: Amounts<C>;
+}
+
+/** A document that cannot go in the journal as it is (a foreign-currency bill with no rate). */
+export interface JournalWarning {
+  document_id: string;
+  number: string;
+  code: 'missing_exchange_rate';
+}
+
+type Cursor = { date: string; id: string } | null;
+
+async function* chunks<T extends { id: string }>(
+  load: (after: Cursor) => Promise<T[]>,
+  dateOf: (row: T) => string,
+): AsyncGenerator<T> {
+  let after: Cursor = null;
+  for (;;) {
+    const rows = await load(after);
+    for (const row of rows) yield row;
+    if (rows.length < CHUNK) return;
+    const last = rows[rows.length - 1]!;
+    after = { date: dateOf(last), id: last.id };
+  }
+}
+
+async function vatOnCollection(db: Db, companyId: string): Promise<boolean> {
+  const row = await db.selectFrom('company_profiles').select('vat_on_collection').where('company_id', '=', companyId).executeTakeFirst();
+  return row ? Boolean(Number(row.vat_on_collection)) : false;
+}
+
+interface StoredBreakdown {
+  vat_rate_bp: number;
+  vat_category?: LineVatCategory | null;
+  net_bani: number;
+  vat_bani: number;
+}
+
+/**
+ * The sales journal: issued fiscal invoices dated in the period (a voided original stays, its storno is
+ * a negative row in the storno's own month), then, for a firm under TVA la încasare, the payments
+ * cashed in the period on its invoices.
+ */
+export async function* salesRows(db: Db, companyId: string, period: Period): AsyncGenerator<JournalRow<SalesColumn>> {
+  const collection = await vatOnCollection(db, companyId);
+  const invoices = chunks(
+    (after) => {
+      let q = db
+        .selectFrom('invoices')
+        .select(['id', 'status', 'full_number', 'issue_date', 'buyer_json', 'buyer_name', 'currency', 'exchange_rate', 'reverse_charge', 'vat_breakdown_json'])
+        .where('company_id', '=', companyId)
+        .where('document_type', '=', 'fiscal')
+        .where('status', 'in', ['issued', 'voided', 'storno'])
+        .where('issue_date', '>=', period.start_date)
+        .where('issue_date', '<=', period.end_date);
+      if (after) q = q.where('issue_date', '>=', after.date).where((eb) => eb.or([eb('issue_date', '>', after.date), eb.and([eb('issue_date', '=', after.date), eb('id', '>', after.id)])]));
+      return q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
+    },
+    (r) => r.issue_date,
+  );
+  for await (const inv of invoices) {
+    const rate = inv.currency !== 'RON' && inv.exchange_rate !== null ? Number(inv.exchange_rate) : null;
+    const reverse = Boolean(Number(inv.reverse_charge));
+    const breakdown = (JSON.parse(inv.vat_breakdown_json) as StoredBreakdown[]).map((b) => ({
+      vat_rate_bp: Number(b.vat_rate_bp),
+      vat_category: storedBreakdownCategory(b, reverse),
+      net_bani: Number(b.net_bani),
+      vat_bani: Number(b.vat_bani),
+    }));
+    const buyer = inv.buyer_json ? (JSON.parse(inv.buyer_json) as { name: string; cui: string | null }) : null;
+    yield {
+      kind: inv.status === 'storno' ? 'storno' : 'invoice',
+      document_id: inv.id,
+      number: inv.full_number ?? '',
+      date: inv.issue_date,
+      partner_name: buyer?.name ?? inv.buyer_name ?? '',
+      partner_cui: buyer?.cui ?? null,
+      currency: inv.currency,
+      exchange_rate: rate,
+      amounts: salesAmounts(breakdown, { reverse_charge: reverse, rate_micro: rate === null ? null : rateMicro(rate), vat_on_collection: collection }),
+    };
+  }
+  if (!collection) return;
+  const payments = chunks(
+    (after) => {
+      let q = db
+        .selectFrom('payments')
+        .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
+        .select([
+          'payments.id as id', 'payments.date as date', 'payments.amount_without_vat_bani', 'payments.amount_vat_bani', 'payments.client_name',
+          'invoices.full_number', 'invoices.currency', 'invoices.exchange_rate', 'invoices.buyer_json', 'invoices.reverse_charge',
+        ])
+        .where('payments.company_id', '=', companyId)
+        .where('invoices.document_type', '=', 'fiscal')
+        .where('payments.date', '>=', period.start_date)
+        .where('payments.date', '<=', period.end_date);
+      if (after) q = q.where('payments.date', '>=', after.date).where((eb) => eb.or([eb('payments.date', '>', after.date), eb.and([eb('payments.date', '=', after.date), eb('payments.id', '>', after.id)])]));
+      return q.orderBy('payments.date').orderBy('payments.id').limit(CHUNK).execute();
+    },
+    (r) => r.date ?? '',
+  );
+  for await (const p of payments) {
+    if (Number(p.reverse_charge)) continue;
+    const rate = p.currency !== 'RON' && p.exchange_rate !== null ? Number(p.exchange_rate) : null;
+    const buyer = p.buyer_json ? (JSON.parse(p.buyer_json) as { name: string; cui: string | null }) : null;
+    yield {
+      kind: 'collection',
+      document_id: p.id,
+      number: p.full_number ?? '',
+      date: p.date ?? '',
+      partner_name: buyer?.name ?? p.client_name,
+      partner_cui: buyer?.cui ?? null,
+      currency: p.currency,
+      exchange_rate: rate,
+      amounts: collectionCashedAmounts(
+        { without_vat_bani: Number(p.amount_without_vat_bani), vat_bani: Number(p.amount_vat_bani) },
+        rate === null ? null : rateMicro(rate),
+      ),
+    };
+  }
+}
+
+function expenseQuery(db: Db, companyId: string, period: Period) {
+  return db
+    .selectFrom('expenses')
+    .innerJoin('suppliers', 'suppliers.id', 'expenses.supplier_id')
+    .select([
+      'expenses.id as id', 'expenses.date as date', 'expenses.reference', 'expenses.currency', 'expenses.exchange_rate_micro',
+      'expenses.vat_percent', 'expenses.net_bani', 'expenses.vat_bani', 'expenses.account_net_bani', 'expenses.account_vat_bani',
+      'suppliers.name as supplier_name', 'suppliers.cui as supplier_cui',
+    ])
+    .where('expenses.company_id', '=', companyId)
+    .where('expenses.date', '>=', period.start_date)
+    .where('expenses.date', '<=', period.end_date);
+}
+
+type ExpenseRow = Awaited<ReturnType<ReturnType<typeof expenseQuery>['execute']>>[number];
+
+/** The standard rate closest to vat/net, in basis points (a rate not among them keeps its own). */
+function nearestRate(vat: number, net: number): number {
+  const bp = Math.round((vat * 10_000) / net);
+  const standard = [2100, 1900, 1100, 900, 500].find((r) => Math.abs(r - bp) <= 20);
+  return standard ?? bp;
+}
+
+/**
+ * The purchase journal: expenses dated in the period, then supplier bills received in it that no
+ * expense records (a bill linked to an expense is that expense: counted once).
+ */
+export async function* purchaseRows(
+  db: Db,
+  companyId: string,
+  period: Period,
+  warnings: JournalWarning[] = [],
+): AsyncGenerator<JournalRow<PurchaseColumn>> {
+  const expenses = chunks<ExpenseRow>(
+    (after) => {
+      let q = expenseQuery(db, companyId, period);
+      if (after) q = q.where('expenses.date', '>=', after.date).where((eb) => eb.or([eb('expenses.date', '>', after.date), eb.and([eb('expenses.date', '=', after.date), eb('expenses.id', '>', after.id)])]));
+      return q.orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
+    },
+    (r) => r.date,
+  );
+  let batch: ExpenseRow[] = [];
+  const flush = async function* (): AsyncGenerator<JournalRow<PurchaseColumn>> {
+    if (!batch.length) return;
+    const lines = await db
+      .selectFrom('expense_lines')
+      .select(['expense_id', 'vat_percent', 'net_bani', 'vat_bani'])
+      .where('expense_id', 'in', batch.map((e) => e.id))
+      .execute();
+    const byExpense = new Map<string, PurchasePart[]>();
+    for (const l of lines) {
+      const parts = byExpense.get(l.expense_id) ?? [];
+      const bp = percentToBp(Number(l.vat_percent));
+      const same = parts.find((p) => p.vat_rate_bp === bp);
+      if (same) {
+        same.net_bani += Number(l.net_bani);
+        same.vat_bani += Number(l.vat_bani);
+      } else parts.push({ vat_rate_bp: bp, category: 'S', net_bani: Number(l.net_bani), vat_bani: Number(l.vat_bani) });
+      byExpense.set(l.expense_id, parts);
+    }
+    for (const e of batch) {
+      const rate = e.exchange_rate_micro === null ? null : Number(e.exchange_rate_micro);
+      const parts = byExpense.get(e.id) ?? [
+        { vat_rate_bp: percentToBp(Number(e.vat_percent ?? 0)), category: 'S', net_bani: Number(e.net_bani), vat_bani: Number(e.vat_bani) },
+      ];
+      yield {
+        kind: 'expense',
+        document_id: e.id,
+        number: e.reference ?? '',
+        date: e.date,
+        partner_name: e.supplier_name,
+        partner_cui: e.supplier_cui,
+        currency: e.currency,
+        exchange_rate: rate === null ? null : rate / 1_000_000,
+        amounts: purchaseAmounts(parts, {
+          rate_micro: rate,
+          ron_net: Number(e.account_net_bani),
+          ron_vat: Number(e.account_vat_bani),
+        }),
+      };
+    }
+    batch = [];
+  };
+  for await (const e of expenses) {
+    batch.push(e);
+    if (batch.length >= CHUNK) yield* flush();
+  }
+  yield* flush();
+
+  const bills = chunks(
+    (after) => {
+      let q = db
+        .selectFrom('supplier_bills')
+        .innerJoin('suppliers', 'suppliers.id', 'supplier_bills.supplier_id')
+        .select([
+          'supplier_bills.id as id', 'supplier_bills.issue_date as date', 'supplier_bills.invoice_number', 'supplier_bills.currency',
+          'supplier_bills.tax_exclusive_bani', 'supplier_bills.tax_bani',
+          'suppliers.name as supplier_name', 'suppliers.cui as supplier_cui',
+        ])
+        .where('supplier_bills.company_id', '=', companyId)
+        .where('supplier_bills.expense_id', 'is', null)
+        .where('supplier_bills.issue_date', '>=', period.start_date)
+        .where('supplier_bills.issue_date', '<=', period.end_date);
+      if (after) {
+        q = q.where('supplier_bills.issue_date', '>=', after.date).where((eb) => eb.or([eb('supplier_bills.issue_date', '>', after.date), eb.and([eb('supplier_bills.issue_date', '=', after.date), eb('supplier_bills.id', '>', after.id)])]),
+        );
+      }
+      return q.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
+    },
+    (r) => r.date,
+  );
+  for await (const b of bills) {
+    if (b.currency !== 'RON') {
+      // The bill keeps no exchange rate of its own: its RON amounts would be a guess.
+      warnings.push({ document_id: b.id, number: b.invoice_number, code: 'missing_exchange_rate' });
+      continue;
+    }
+    const lines = await db.selectFrom('supplier_bill_lines').select(['vat_category', 'vat_rate_bp', 'line_net_bani']).where('bill_id', '=', b.id).execute();
+    const parts: PurchasePart[] = [];
+    for (const l of lines) {
+      const bp = Number(l.vat_rate_bp);
+      const same = parts.find((p) => p.vat_rate_bp === bp && p.category === l.vat_category);
+      if (same) same.net_bani += Number(l.line_net_bani);
+      else parts.push({ vat_rate_bp: bp, category: l.vat_category, net_bani: Number(l.line_net_bani), vat_bani: 0 });
+    }
+    // The supplier's VAT is charged only on S lines; spread per rate (its sum is the bill's own tax).
+    for (const p of parts) if (p.category === 'S') p.vat_bani = mulDivRound(p.net_bani, p.vat_rate_bp, 10_000);
+    if (!parts.length) {
+      // A bill entered by hand has no lines: its rate is what its VAT is of its base.
+      const net = Number(b.tax_exclusive_bani);
+      const vat = Number(b.tax_bani);
+      parts.push({ vat_rate_bp: vat === 0 || net === 0 ? 0 : nearestRate(vat, net), category: vat === 0 ? 'O' : 'S', net_bani: net, vat_bani: vat });
+    }
+    yield {
+      kind: 'supplier_bill',
+      document_id: b.id,
+      number: b.invoice_number,
+      date: b.date,
+      partner_name: b.supplier_name,
+      partner_cui: b.supplier_cui,
+      currency: b.currency,
+      exchange_rate: null,
+      amounts: purchaseAmounts(parts, {
+        rate_micro: null,
+        ron_net: Number(b.tax_exclusive_bani),
+        ron_vat: Number(b.tax_bani),
+      }),
+    };
+  }
+}

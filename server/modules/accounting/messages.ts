@@ -1,0 +1,29 @@
+import { addMessages } from '../../platform/messages';
+
+/** Error codes of the accounting module (journals, cash register, exports, archive), in English and Romanian. */
+addMessages({
+  cash_day_closed: {
+    en: 'The cash register day {date} is closed: record a correcting entry on an open day instead.',
+    ro: 'Ziua {date} din registrul de casă este închisă: înregistrați o corecție într-o zi deschisă.',
+  },
+  cash_day_already_closed: {
+    en: 'The cash register day {date} was already closed.',
+    ro: 'Ziua {date} din registrul de casă a fost deja închisă.',
+  },
+  cash_register_negative: {
+    en: 'This payment of {amount} would leave the cash register at {balance} on {date}: there is not that much cash.',
+    ro: 'Această plată de {amount} ar lăsa registrul de casă la {balance} pe {date}: nu există atâta numerar în casă.',
+  },
+  cash_day_not_ended: {
+    en: 'Only a day that has begun can be closed: {date} is in the future.',
+    ro: 'Se poate închide doar o zi începută: {date} este în viitor.',
+  },
+});
+
+/** Romanian (and English) texts of journal warnings. */
+export const WARNING_TEXT: Record<string, { en: string; ro: string }> = {
+  missing_exchange_rate: {
+    en: 'A received invoice in a foreign currency without an exchange rate: left out of the journal; record it as an expense with its rate.',
+    ro: 'Factură primită în valută fără curs de schimb: nu este inclusă în jurnal; înregistrați-o ca cheltuială cu cursul ei.',
+  },
+};

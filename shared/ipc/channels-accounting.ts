@@ -1,0 +1,2 @@
+/** The accounting screen's channel names (plain strings: the preload imports them through channels.ts). */
+export const ACCOUNTING_CHANNELS = ['accounting.export'] as const;

@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { DIALECTS } from '../../support/storage';
+import type { TestServer } from '../../support/server';
+import { expectError, issue, newClient, newFirm, newSeries, startInvoicingServer, type Firm } from '../invoicing/helpers';
+import { toBani } from '../../../shared/money';
+
+/**
+ * The VAT journals rebuilt from the documents themselves: every column total must be the sum, to the
+ * ban, of what the invoices and expenses say of themselves through their own API (their VAT breakdown,
+ * in RON at their own rate), never of what the journal computed.
+ */
+
+interface BreakdownEntry { vat_rate: number; vat_category: string | null; net: number; vat: number; total: number }
+interface InvoiceView { id: string; issue_date: string; currency: string; exchange_rate: number | null; reverse_charge: boolean; vat_breakdown: BreakdownEntry[] }
+
+const ron = (lei: number, rate: number | null) => (rate === null ? toBani(lei) : Math.round(toBani(lei) * rate));
+
+/** The columns an invoice's own breakdown puts amounts in, by the law's reading of each entry. */
+function expectedSales(invoices: InvoiceView[]): Record<string, number> {
+  const t: Record<string, number> = {};
+  const add = (c: string, b: number) => { t[c] = (t[c] ?? 0) + b; };
+  for (const inv of invoices) {
+    const rate = inv.currency === 'RON' ? null : inv.exchange_rate;
+    for (const e of inv.vat_breakdown) {
+      const net = ron(e.net, rate);
+      const vat = ron(e.vat, rate);
+      add('total', net + vat);
+      if (inv.reverse_charge) add('reverse_charge_base', net);
+      else if (e.vat_rate > 0) { add(`base_${e.vat_rate}`, net); add(`vat_${e.vat_rate}`, vat); }
+      else add(({ K: 'intra_eu_base', G: 'export_base', Z: 'exempt_deductible_base' } as Record<string, string>)[e.vat_category ?? ''] ?? 'exempt_non_deductible_base', net);
+    }
+  }
+  return t;
+}
+
+function inBani(lei: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(lei).filter(([, v]) => v !== 0).map(([k, v]) => [k, toBani(v)]));
+}
+
+describe.each(DIALECTS)('VAT journals (%s)', (dialect) => {
+  let server: TestServer;
+  let firm: Firm;
+  const july: InvoiceView[] = [];
+  const august: InvoiceView[] = [];
+  let stornoOfJuly: InvoiceView;
+
+  beforeAll(async () => {
+    server = await startInvoicingServer(dialect);
+    firm = await newFirm(server);
+    const client = await newClient(firm);
+    const series = await newSeries(firm);
+    const base = { client_id: client.id, series_id: series.id };
+    await firm.ok('POST', '/currencies', { code: 'EUR' });
+    const old = await issue(firm, {
+      ...base, issue_date: '2025-07-20',
+      items: [
+        { description: 'Cafea', quantity: 3, price: 10.99, vat_rate: 19 },
+        { description: 'Carte', quantity: 1, price: 45, vat_rate: 5 },
+        { description: 'Pâine', quantity: 7, price: 3.33, vat_rate: 9 },
+      ],
+    });
+    july.push(old);
+    august.push(await issue(firm, {
+      ...base, issue_date: '2025-08-05',
+      items: [
+        { description: 'Cafea', quantity: 3, price: 10.99, vat_rate: 21 },
+        { description: 'Pâine', quantity: 7, price: 3.33, vat_rate: 11 },
+        { description: 'Curs autorizat', quantity: 1, price: 100, vat_rate: 0, vat_category: 'E' },
+      ],
+    }));
+    august.push(await issue(firm, {
+      ...base, issue_date: '2025-08-06', currency: 'EUR', exchange_rate: 4.9771,
+      items: [{ description: 'Consultanță', quantity: 1.5, price: 333.33, vat_rate: 21 }],
+    }));
+    august.push(await issue(firm, { ...base, issue_date: '2025-08-07', reverse_charge: true, items: [{ description: 'Deșeuri', quantity: 10, price: 12.5, vat_rate: 21 }] }));
+    august.push(await issue(firm, {
+      ...base, issue_date: '2025-08-08', currency: 'EUR', exchange_rate: 5.0123,
+      items: [
+        { description: 'Livrare UE', quantity: 2, price: 99.99, vat_rate: 0, vat_category: 'K' },
+        { description: 'Export', quantity: 1, price: 10.01, vat_rate: 0, vat_category: 'G' },
+      ],
+    }));
+    // The July invoice cancelled in September: its storno belongs to September, negative.
+    server.clock.set(Math.floor(Date.parse('2025-09-03T10:00:00Z') / 1000));
+    const storno = await firm.call('POST', `/invoices/${old.id}/storno`, { issue_date: '2025-09-03' });
+    expect(storno.status, storno.text).toBe(201);
+    stornoOfJuly = storno.body.data;
+    // A draft and a proforma are not in any journal.
+    await firm.ok('POST', '/invoices', { ...base, is_draft: true, issue_date: '2025-08-09', items: [{ description: 'Ciornă', quantity: 1, price: 1, vat_rate: 21 }] });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('sales across the rate change: both rates, each on its side, totals equal to the documents to the ban', async () => {
+    const res = await firm.call('GET', '/accounting/journals/sales?start_date=2025-07-01&end_date=2025-08-31&per_page=2');
+    expect(res.status, res.text).toBe(200);
+    const j = res.body.data;
+    expect(j.document_count).toBe(5);
+    expect(inBani(j.totals)).toEqual(expectedSales([...july, ...august]));
+    expect(j.totals.base_19).toBeGreaterThan(0);
+    expect(j.totals.base_21).toBeGreaterThan(0);
+    expect(j.totals.base_11).toBeGreaterThan(0);
+    expect(j.totals.base_9).toBeGreaterThan(0);
+    // The July invoice has only old rates, the August ones only new.
+    const all = [];
+    for (let page = 1; page <= j.rows.total_pages; page += 1) {
+      all.push(...(await firm.ok('GET', `/accounting/journals/sales?start_date=2025-07-01&end_date=2025-08-31&per_page=2&page=${page}`)).rows.data);
+    }
+    expect(all.map((r: { number: string }) => r.number)).toHaveLength(5);
+    const first = all[0];
+    expect(first.date).toBe('2025-07-20');
+    expect(first.amounts.base_21).toBe(0);
+    expect(all[1].amounts.base_19).toBe(0);
+    // Every column's total is the sum of its rows.
+    for (const column of j.columns) {
+      const sum = all.reduce((s: number, r: { amounts: Record<string, number> }) => s + toBani(r.amounts[column]!), 0);
+      expect(sum, column).toBe(toBani(j.totals[column]));
+    }
+    // Foreign currency at the document's own rate.
+    const eur = all.find((r: { currency: string; amounts: Record<string, number> }) => r.currency === 'EUR' && r.amounts.base_21 !== 0);
+    expect(eur.exchange_rate).toBe(4.9771);
+    expect(toBani(eur.amounts.base_21)).toBe(Math.round(toBani(500) * 4.9771));
+  });
+
+  it('a storno in a later month is negative in its own month, and leaves the original month as it was', async () => {
+    const sep = await firm.ok('GET', '/accounting/journals/sales?start_date=2025-09-01&end_date=2025-09-30');
+    expect(sep.document_count).toBe(1);
+    expect(sep.rows.data[0]).toMatchObject({ kind: 'storno', document_id: stornoOfJuly.id, date: '2025-09-03' });
+    expect(inBani(sep.totals)).toEqual(expectedSales([stornoOfJuly]));
+    expect(sep.totals.base_19).toBeLessThan(0);
+    const jul = await firm.ok('GET', '/accounting/journals/sales?start_date=2025-07-01&end_date=2025-07-31');
+    expect(inBani(jul.totals)).toEqual(expectedSales(july));
+  });
+
+  it('a period with no documents: zero totals, no rows; a period backwards: a Romanian error at end_date', async () => {
+    const empty = await firm.ok('GET', '/accounting/journals/sales?start_date=2024-01-01&end_date=2024-01-31');
+    expect(empty).toMatchObject({ document_count: 0, rows: { data: [], has_more: false, total: 0 } });
+    expect(Object.values(empty.totals).every((v) => v === 0)).toBe(true);
+    const bad = await firm.call('GET', '/accounting/journals/sales?start_date=2025-02-01&end_date=2025-01-31&locale=ro');
+    expectError(bad, 422, 'validation_error');
+    expect(bad.body.error.fields.end_date).toBe('Data de sfârșit este înaintea datei de început.');
+    expectError(await firm.call('GET', '/accounting/journals/sales?start_date=2025-02-30&end_date=2025-03-01'), 422, 'validation_error');
+    expect((await firm.call('GET', '/accounting/journals/other?start_date=2025-01-01&end_date=2025-01-31')).status).toBe(404);
+  });
+
+  it('another company sees none of these documents', async () => {
+    const other = await newFirm(server);
+    expect((await other.ok('GET', '/accounting/journals/sales?start_date=2025-07-01&end_date=2025-09-30')).document_count).toBe(0);
+  });
+
+  it('purchases: expenses (RON and EUR, several rates) and bills entered by hand, to the ban', async () => {
+    const supplier = (await firm.ok('POST', '/suppliers', { name: 'Furnizor Jurnal SRL', vat_payer: true })).id as string;
+    const made = [
+      await firm.ok('POST', '/expenses', { supplier_id: supplier, reference: 'F-1', date: '2025-07-15', amount: 100, vat: 19, with_vat: false }),
+      await firm.ok('POST', '/expenses', { supplier_id: supplier, reference: 'F-2', date: '2025-08-15', amount: 121.37, vat: 21, with_vat: true }),
+      await firm.ok('POST', '/expenses', { supplier_id: supplier, reference: 'F-3', date: '2025-08-16', amount: 77.77, vat: 11, with_vat: false, currency: 'EUR', exchange_rate: 4.9765 }),
+      await firm.ok('POST', '/expenses', { supplier_id: supplier, reference: 'F-4', date: '2025-08-17', amount: 50, vat: 0 }),
+    ];
+    const bill = await firm.ok('POST', '/supplier-bills', {
+      supplier: { name: 'Exemplu Furnizor SRL', cui: '18547290' }, invoice_number: 'B-1', issue_date: '2025-08-20', tax_exclusive: 870, tax: 182.7,
+    });
+    const j = await firm.ok('GET', '/accounting/journals/purchases?start_date=2025-07-01&end_date=2025-08-31');
+    expect(j.document_count).toBe(5);
+    const accountTotals = made.reduce((s: number, e: { account_amount: { total: string } }) => s + toBani(Number(e.account_amount.total)), 0);
+    expect(toBani(j.totals.total)).toBe(accountTotals + toBani(bill.supplier_bill.tax_inclusive ?? 1052.7));
+    const vatSum = made.reduce((s: number, e: { account_amount: { vat: string } }) => s + toBani(Number(e.account_amount.vat)), 0) + toBani(182.7);
+    const journalVat = ['vat_21', 'vat_19', 'vat_11', 'vat_9', 'vat_5', 'vat_other'].reduce((s, c) => s + toBani(j.totals[c]), 0);
+    expect(journalVat).toBe(vatSum);
+    expect(toBani(j.totals.vat_19)).toBe(1900);
+    expect(toBani(j.totals.exempt_base)).toBe(5000);
+    expect(toBani(j.totals.vat_21)).toBe(toBani(Number(made[1].account_amount.vat)) + toBani(182.7));
+  });
+
+  it('TVA la încasare: issued VAT not yet chargeable, then what was cashed in the period, from the payments', async () => {
+    const f = await newFirm(server);
+    await f.ok('PUT', '/company/profile', { vat_on_collection: true });
+    const client = await newClient(f);
+    const series = await newSeries(f);
+    const inv = await issue(f, { client_id: client.id, series_id: series.id, issue_date: '2025-10-02', items: [{ description: 'Servicii', quantity: 1, price: 1000, vat_rate: 21 }] });
+    await f.ok('POST', '/payments', { invoice_id: inv.id, amount: 605, date: '2025-10-20', type: 'bank_order' });
+    const oct = await f.ok('GET', '/accounting/journals/sales?start_date=2025-10-01&end_date=2025-10-31');
+    expect(oct.document_count).toBe(2);
+    expect(oct.totals).toMatchObject({ base_21: 1000, vat_21: 210, collection_issued_base: 1000, collection_issued_vat: 210 });
+    const payments = (await f.ok('GET', `/invoices/${inv.id}?expand[]=payments`)).payments as { amount_without_vat: number; amount_vat: number }[];
+    expect(oct.totals.collection_cashed_base).toBe(payments[0]!.amount_without_vat);
+    expect(oct.totals.collection_cashed_vat).toBe(payments[0]!.amount_vat);
+    expect(toBani(oct.totals.collection_cashed_base) + toBani(oct.totals.collection_cashed_vat)).toBe(60_500);
+    expect(oct.rows.data.map((r: { kind: string }) => r.kind)).toEqual(['invoice', 'collection']);
+  });
+
+  it('a received invoice in a foreign currency with no rate is left out and said, in Romanian', async () => {
+    const f = await newFirm(server);
+    await f.ok('POST', '/currencies', { code: 'EUR' });
+    const res = await f.call('POST', '/supplier-bills', { supplier: { name: 'Lieferant GmbH', cui: '18547290' }, invoice_number: 'DE-1', issue_date: '2025-10-09', currency: 'EUR', tax_exclusive: 100, tax: 0 });
+    expect(res.status, res.text).toBe(201);
+    const j = await f.ok('GET', '/accounting/journals/purchases?start_date=2025-10-01&end_date=2025-10-31&locale=ro');
+    expect(j.document_count).toBe(0);
+    expect(j.warnings).toEqual([expect.objectContaining({ code: 'missing_exchange_rate', number: 'DE-1', message: expect.stringContaining('Factură primită în valută fără curs de schimb') })]);
+  });
+
+  it('the XLSX has one row per document and the same totals', async () => {
+    const res = await fetch(`${server.base}/accounting/journals/sales/xlsx?start_date=2025-07-01&end_date=2025-08-31`, { headers: { authorization: `Bearer ${firm.key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain('jurnal-vanzari-2025-07-01-2025-08-31.xlsx');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const json = await firm.ok('GET', '/accounting/journals/sales?start_date=2025-07-01&end_date=2025-08-31');
+    const head = (ws.getRow(3).values as unknown[]).slice(1);
+    const totalRow = ws.getRow(3 + json.document_count + 1);
+    expect(totalRow.getCell(2).value).toBe('TOTAL');
+    for (const column of json.columns as string[]) {
+      const idx = head.indexOf(json.column_titles[column]) + 1;
+      expect(idx, column).toBeGreaterThan(0);
+      expect(toBani(Number(totalRow.getCell(idx).value)), column).toBe(toBani(json.totals[column]));
+    }
+  });
+});
