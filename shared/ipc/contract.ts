@@ -343,6 +343,13 @@ export const zGapView = z.object({
 /** The service issues nothing without a buyer: refused at once (`fields.client_id`), not at sync. */
 const NEEDS_CLIENT = 'An issued invoice needs a client|O factură emisă are nevoie de un client';
 const WALK_IN_NO_CLIENT = 'A walk-in sale names no client|O vânzare fără client nu are client';
+/** An issued invoice names its client, or is a walk-in sale (walk_in: true) that names none. */
+const zIssueBuyer = z
+  .object({ client_id: z.unknown().optional(), walk_in: z.unknown().optional() })
+  .superRefine((v, ctx) => {
+    if (!v.client_id && v.walk_in !== true) ctx.addIssue({ code: 'custom', path: ['client_id'], message: NEEDS_CLIENT });
+    if (v.client_id && v.walk_in === true) ctx.addIssue({ code: 'custom', path: ['walk_in'], message: WALK_IN_NO_CLIENT });
+  });
 const zIssueClientId = z.string({ error: NEEDS_CLIENT }).min(1, NEEDS_CLIENT).max(64);
 
 export const zLineInput = z.object({
@@ -800,10 +807,8 @@ export const contract = {
    */
   'invoices.issue': spec({
     // An issued invoice names its client, or is a walk-in sale (walk_in: true) that names none.
-    input: zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId.nullish() }).superRefine((v, ctx) => {
-      if (!v.client_id && !v.walk_in) ctx.addIssue({ code: 'custom', path: ['client_id'], message: NEEDS_CLIENT });
-      if (v.client_id && v.walk_in) ctx.addIssue({ code: 'custom', path: ['walk_in'], message: WALK_IN_NO_CLIENT });
-    }),
+    // The buyer rule is a schema of its own beside the body's, so a bad line does not hide it: every problem is named at once.
+    input: z.intersection(zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId.nullish() }), zIssueBuyer),
     output: zInvoiceView,
     mutates: ['invoices', 'series', 'outbox'],
   }),

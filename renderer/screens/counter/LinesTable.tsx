@@ -138,7 +138,11 @@ export function LinesTable(props: {
                   />{' '}
                   <span className="muted small">{line.unit}</span>
                 </td>
-                <td className="num">{formatBani(line.unit_price_bani, language)}</td>
+                <td className="num">
+                  {formatBani(line.unit_price_bani, language)}
+                  {/* A shelf price is billed as it is; a net price gets VAT added: the cashier sees which. */}
+                  <span className="muted small"> {line.price_includes_vat ? t('products.gross') : t('products.net')}</span>
+                </td>
                 <td className="num">
                   <NumberCell
                     value={formatScaled(line.discount_bp, 2, language, 0)}
