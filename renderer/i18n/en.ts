@@ -320,6 +320,7 @@ export const en: Messages = {
   'shelf.net': 'Without VAT: VAT is added on the invoice (sales to firms)',
   'shelf.splitGross': 'One piece: {net} lei without VAT + {vat} lei VAT = {total} lei',
   'shelf.splitNet': 'One piece: {net} lei + {vat} lei VAT = {total} lei to pay',
+  'shelf.printWithVat': 'with VAT: {price}',
   'products.new': 'New product',
   'products.edit': 'Edit product',
   'products.searchPlaceholder': 'Name or code…',

@@ -323,6 +323,7 @@ export const ro = {
   'shelf.net': 'Fără TVA: TVA se adaugă la factură (vânzare către firme)',
   'shelf.splitGross': 'O bucată: {net} lei fără TVA + {vat} lei TVA = {total} lei',
   'shelf.splitNet': 'O bucată: {net} lei + {vat} lei TVA = {total} lei de plată',
+  'shelf.printWithVat': 'cu TVA: {price}',
   'products.new': 'Produs nou',
   'products.edit': 'Modifică produsul',
   'products.searchPlaceholder': 'Nume sau cod…',
