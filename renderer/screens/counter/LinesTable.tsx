@@ -138,10 +138,9 @@ export function LinesTable(props: {
                   />{' '}
                   <span className="muted small">{line.unit}</span>
                 </td>
-                <td className="num">
+                {/* A shelf price is billed as it is, a net price gets VAT added: said on hover, the row keeps its width. */}
+                <td className="num" data-testid="line-price" title={line.price_includes_vat ? t('products.gross') : t('products.net')}>
                   {formatBani(line.unit_price_bani, language)}
-                  {/* A shelf price is billed as it is; a net price gets VAT added: the cashier sees which. */}
-                  <span className="muted small"> {line.price_includes_vat ? t('products.gross') : t('products.net')}</span>
                 </td>
                 <td className="num">
                   <NumberCell
