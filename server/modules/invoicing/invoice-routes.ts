@@ -73,7 +73,10 @@ const createInvoice = defineRoute({
   description:
     'An issued invoice takes a number: the reservation of `reservation_token` (with the owning `device_id`), the `number` the lock holder ' +
     'printed offline (with its `device_id`; continuity checked), or the next number of `series_id` (default: the primary series of the ' +
-    'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic. ' +
+    'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic; ' +
+    'an item with `price_includes_vat: true` is a shelf price: it costs exactly quantity x price (less its discount) and its VAT is ' +
+    'extracted per rate. The buyer is `client_id`, a new `client`, or `walk_in: true` for a person who gives no identification ' +
+    '(no client; the buyer is "Persoană fizică", e-Factura CNP 0000000000000); an issued invoice needs one of the three. ' +
     'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', create: true,
   body: zInvoiceCreate, response: zInvoice, errors: INVOICE_ERRORS,
