@@ -54,4 +54,27 @@ describe('shelf prices', () => {
     expect(lineNetUnitPrice(-3000, -2777)).toBe('9.257');
     expect(lineNetUnitPrice(1250, 1342)).toBe('10.736');
   });
+
+  it('under reverse charge extracts the net at the line\'s own rate and charges no VAT', () => {
+    const t = computeTotals([shelf(1210, 2100, 2000)], { reverse_charge: true });
+    expect(t.lines[0]).toMatchObject({ net_bani: 2000, vat_bani: 0, total_bani: 2000 });
+    expect(t.breakdown).toEqual([{ vat_rate_bp: 0, vat_category: null, net_bani: 2000, vat_bani: 0, total_bani: 2000 }]);
+  });
+
+  it('mixes shelf and net lines of one rate in one breakdown entry, each line by its own rule', () => {
+    const t = computeTotals([shelf(210, 2100), { quantity_milli: 1000, unit_price_bani: 174, vat_rate_bp: 2100 }]);
+    expect(t.lines.map((l) => l.total_bani)).toEqual([210, 211]);
+    expect(t.breakdown).toEqual([{ vat_rate_bp: 2100, vat_category: null, net_bani: 348, vat_bani: 73, total_bani: 421 }]);
+  });
+
+  it('gives a storno exactly the negated shelf amounts, the shared-out bans included', () => {
+    const lines = [shelf(210, 2100), shelf(1120, 2100, 3000), shelf(3299, 1100, 785, 1000)];
+    const original = computeTotals(lines);
+    const storno = computeTotals(lines.map((l) => ({ ...l, quantity_milli: -l.quantity_milli })));
+    expect(storno.lines).toEqual(original.lines.map((l) => ({
+      gross_before_discount_bani: -l.gross_before_discount_bani, discount_bani: -l.discount_bani || 0, net_bani: -l.net_bani, vat_bani: -l.vat_bani, total_bani: -l.total_bani,
+    })));
+    // The loaf gave its ban back to its rate (173,55 and 2776,86 round to one ban over 2950,41).
+    expect(original.lines[0]).toMatchObject({ net_bani: 173, vat_bani: 37, total_bani: 210 });
+  });
 });
