@@ -242,7 +242,7 @@ function shelfLines(lines: readonly LineInput[], rateBp: number, reverseCharge: 
   let sum = 0;
   for (const line of lines) {
     const shelfAmount = mulDivRound(line.quantity_milli, line.unit_price_bani, 1000);
-    const shelfDiscount = mulDivRound(shelfAmount, line.discount_bp ?? 0, 10_000);
+    const shelfDiscount = line.discount_bp ? mulDivRound(shelfAmount, line.discount_bp, 10_000) : 0;
     discounts.push(shelfDiscount);
     totals.push(shelfAmount - shelfDiscount);
     sum = addBani(sum, shelfAmount - shelfDiscount);
@@ -259,7 +259,7 @@ function shelfLines(lines: readonly LineInput[], rateBp: number, reverseCharge: 
   }
   return lines.map((_, i) => {
     const net = nets[i]!;
-    const discount = mulDivRound(discounts[i]!, 10_000, denominator);
+    const discount = discounts[i] ? mulDivRound(discounts[i]!, 10_000, denominator) : 0;
     const vat = reverseCharge ? 0 : totals[i]! - net;
     return {
       gross_before_discount_bani: net + discount,
