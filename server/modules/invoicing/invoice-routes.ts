@@ -186,8 +186,9 @@ const updateInvoice = defineRoute({
       if (b.walk_in) {
         const walkIn = walkInBuyer();
         client = { id: null, buyer: JSON.stringify(walkIn), name: walkIn.name };
-      } else if (b.client_id === null || (b.walk_in === false && storedWalkIn(current.buyer_json))) client = { id: null, buyer: null, name: null };
-      else if (b.client_id !== undefined) {
+      } else if (b.client_id === null || (b.client_id === undefined && b.walk_in === false && storedWalkIn(current.buyer_json))) {
+        client = { id: null, buyer: null, name: null };
+      } else if (b.client_id !== undefined) {
         const resolved = await resolveClient(trx, ctx.companyId, ctx.locale, { client_id: b.client_id }, ctx.now);
         client = { id: resolved!.client.id, buyer: JSON.stringify(resolved!.buyer), name: resolved!.buyer.name };
       }

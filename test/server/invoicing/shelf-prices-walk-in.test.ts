@@ -112,6 +112,18 @@ describe.each(DIALECTS)('shelf prices and walk-in sales on %s', (dialect) => {
     expect(issued.body.data).toMatchObject({ status: 'issued', client_id: null, buyer: { name: 'Persoană fizică', walk_in: true } });
   });
 
+  it('turns a draft into a walk-in sale and back with PUT', async () => {
+    const draft = (await post({ walk_in: true, is_draft: true, items: BASKET.slice(0, 1) })).body.data;
+    const client = await seller.ok('POST', '/clients', { type: 'person', name: 'Ana Pop', address: 'Str. Mare 1', city: 'Cluj-Napoca', county: 'Cluj' }, 201);
+    const named = await seller.ok('PUT', `/invoices/${draft.id}`, { client_id: client.body.data.id, walk_in: false });
+    expect(named.body.data).toMatchObject({ client_id: client.body.data.id, buyer: { name: 'Ana Pop' } });
+    const walkIn = await seller.ok('PUT', `/invoices/${draft.id}`, { walk_in: true });
+    expect(walkIn.body.data).toMatchObject({ client_id: null, buyer: { name: 'Persoană fizică', walk_in: true } });
+    const nobody = await seller.ok('PUT', `/invoices/${draft.id}`, { walk_in: false });
+    expect(nobody.body.data).toMatchObject({ client_id: null, buyer: null });
+    expect((await seller.call('PUT', `/invoices/${draft.id}`, { walk_in: true, client_id: client.body.data.id })).status).toBe(422);
+  });
+
   it('gives the walk-in e-Factura the 13 zeros and the place of sale as the address', () => {
     const w = parseUblInvoice(xml.walkIn!);
     expect(w.customer).toMatchObject({ name: 'Persoană fizică', cnp: '0000000000000' });
