@@ -9,9 +9,15 @@ import { addBani, mulDivRound, scaleExact, unscale, type Bani } from './money';
  *   - prices and amounts in bani,
  *   - VAT rate and discount in basis points (2100 = 21%, 2050 = 20.5%, discount 10000 = 100%).
  *
- * Rounding is half away from zero at each of three steps on a line (gross, discount, VAT); VAT is
- * computed per line and then summed per rate, because the breakdown is what the printed invoice
- * and the UBL XML show and both must add up exactly.
+ * A line's price is net (the B2B default) or includes VAT (a shop's shelf price, `price_includes_vat`):
+ * - Net: rounding is half away from zero at each of three steps on a line (gross, discount, VAT);
+ *   VAT is computed per line and then summed per rate.
+ * - VAT included: the line's total is fixed first (quantity x shelf price less the discount, each
+ *   rounded to the ban), so the customer pays exactly what the shelf says; the VAT is then extracted
+ *   once per rate from the sum of those totals, and the rate's net is shared out among its lines
+ *   (each line within a ban of its exact share), so the line nets add up to the rate's net and the
+ *   breakdown meets BR-CO-17 however many lines there are. docs/shelf-prices.md has worked examples.
+ * Either way the breakdown is what the printed invoice and the UBL XML show, and both add up exactly.
  */
 
 /**
@@ -50,6 +56,8 @@ export interface LineInput {
   discount_bp?: number;
   /** Why a 0% line carries no VAT (see {@link lineVatCategory}); ignored on a line with VAT. */
   vat_category?: LineVatCategory | null | undefined;
+  /** `unit_price_bani` includes VAT (a shelf price): the line's total is fixed and its VAT extracted. */
+  price_includes_vat?: boolean | undefined;
 }
 
 /**
@@ -66,8 +74,12 @@ export function lineVatCategory(vatRateBp: number, stated: LineVatCategory | nul
 }
 
 export interface LineAmounts {
-  /** round(quantity * unit price), before the discount. */
+  /**
+   * round(quantity * unit price), before the discount. On a VAT-included line, the net equivalent:
+   * net + discount (the shelf amount itself is `total_bani` + the discount with VAT).
+   */
   gross_before_discount_bani: Bani;
+  /** The discount without VAT (on a VAT-included line, the VAT-included discount with its VAT taken out). */
   discount_bani: Bani;
   /** Taxable base: gross minus discount. */
   net_bani: Bani;
@@ -93,6 +105,7 @@ function checkLine(line: LineInput): void {
  */
 export function computeLine(line: LineInput): LineAmounts {
   checkLine(line);
+  if (line.price_includes_vat) return shelfLines([line], line.vat_rate_bp, false)[0]!;
   const discountBp = line.discount_bp ?? 0;
   const gross = mulDivRound(line.quantity_milli, line.unit_price_bani, 1000);
   const discount = mulDivRound(gross, discountBp, 10_000);
@@ -150,13 +163,14 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
   const reverseCharge = options.reverse_charge === true;
   const groups = new Map<string, VatBreakdownEntry>();
   const amounts: LineAmounts[] = [];
+  for (const line of lines) checkLine(line);
+  const shelf = shelfAmounts(lines, reverseCharge);
   let gross = 0;
   let discount = 0;
   let net = 0;
   let vat = 0;
-  for (const line of lines) {
-    checkLine(line);
-    const computed = computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line);
+  for (const [i, line] of lines.entries()) {
+    const computed = shelf.get(i) ?? computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line);
     amounts.push(computed);
     gross = addBani(gross, computed.gross_before_discount_bani);
     discount = addBani(discount, computed.discount_bani);
@@ -184,6 +198,106 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     lines: amounts,
     reverse_charge: reverseCharge,
   };
+}
+
+/**
+ * The amounts of the VAT-included lines, by index: each rate's lines are extracted together (under
+ * reverse charge at their own rate too, since the shelf price held that VAT, which then is zero).
+ */
+function shelfAmounts(lines: readonly LineInput[], reverseCharge: boolean): Map<number, LineAmounts> {
+  const byRate = new Map<number, number[]>();
+  lines.forEach((line, i) => {
+    if (!line.price_includes_vat) return;
+    const indexes = byRate.get(line.vat_rate_bp) ?? [];
+    indexes.push(i);
+    byRate.set(line.vat_rate_bp, indexes);
+  });
+  const out = new Map<number, LineAmounts>();
+  for (const [rate, indexes] of byRate) {
+    const computed = shelfLines(indexes.map((i) => lines[i]!), rate, reverseCharge);
+    indexes.forEach((lineIndex, k) => out.set(lineIndex, computed[k]!));
+  }
+  return out;
+}
+
+/** numerator * 10000 - rounded * denominator: how far `rounded` is below numerator * 10000 / denominator, in 1/denominator. */
+function shortfall(numerator: number, rounded: number, denominator: number): number {
+  const exact = numerator * 10_000 - rounded * denominator;
+  if (Number.isSafeInteger(numerator * 10_000) && Number.isSafeInteger(rounded * denominator)) return exact;
+  // Past 2^53 only the order matters, and the BigInt difference is small enough to be exact as a number.
+  return Number(BigInt(numerator) * 10_000n - BigInt(rounded) * BigInt(denominator));
+}
+
+/**
+ * VAT-included lines of one rate. Each line's total is quantity x shelf price, less its discount,
+ * each rounded to the ban; the rate's net is round(sum of totals / (1 + rate)) and is shared out so
+ * every line gets its exact share rounded, and the lines whose shares were rounded furthest the other
+ * way absorb the difference, a ban each (ties to the earlier line). The same lines negated (a storno)
+ * give exactly the negated amounts. A line's VAT is its total less its net.
+ */
+function shelfLines(lines: readonly LineInput[], rateBp: number, reverseCharge: boolean): LineAmounts[] {
+  const denominator = 10_000 + rateBp;
+  const totals: number[] = [];
+  const discounts: number[] = [];
+  let sum = 0;
+  for (const line of lines) {
+    const shelfAmount = mulDivRound(line.quantity_milli, line.unit_price_bani, 1000);
+    const shelfDiscount = line.discount_bp ? mulDivRound(shelfAmount, line.discount_bp, 10_000) : 0;
+    discounts.push(shelfDiscount);
+    totals.push(shelfAmount - shelfDiscount);
+    sum = addBani(sum, shelfAmount - shelfDiscount);
+  }
+  const nets = totals.map((t) => mulDivRound(t, 10_000, denominator));
+  const residual = mulDivRound(sum, 10_000, denominator) - nets.reduce((a, b) => a + b, 0);
+  if (residual !== 0) {
+    const gaps = totals.map((t, i) => shortfall(t, nets[i]!, denominator));
+    const order = totals.map((_, i) => i);
+    // Residual > 0: lines rounded down the most take a ban more; < 0: lines rounded up the most, a ban less.
+    const sign = residual > 0 ? 1 : -1;
+    order.sort((a, b) => sign * (gaps[b]! - gaps[a]!) || a - b);
+    for (let k = 0; k < Math.abs(residual); k++) nets[order[k]!]! += sign;
+  }
+  return lines.map((_, i) => {
+    const net = nets[i]!;
+    const discount = discounts[i] ? mulDivRound(discounts[i]!, 10_000, denominator) : 0;
+    const vat = reverseCharge ? 0 : totals[i]! - net;
+    return {
+      gross_before_discount_bani: net + discount,
+      discount_bani: discount,
+      net_bani: net,
+      vat_bani: vat,
+      total_bani: net + vat,
+    };
+  });
+}
+
+/**
+ * The net unit price of a line (BT-146) as the XML and the printed invoice write it: net before the
+ * discount divided by the quantity, as a decimal of lei with the fewest decimals (2 to 12) at which
+ * quantity x price rounds back to that net, to the ban. UBL's PriceAmount may carry more than two
+ * decimals (BR-DEC limits amounts, not prices); a VAT-included line's net price rarely ends at the ban.
+ */
+export function lineNetUnitPrice(quantityMilli: number, netBeforeDiscountBani: Bani): string {
+  const q = BigInt(Math.abs(quantityMilli));
+  const target = BigInt(Math.abs(netBeforeDiscountBani));
+  if (q === 0n) return formatDecimal(0n, 2);
+  let units = 0n;
+  let decimals = 2;
+  for (; decimals <= 12; decimals++) {
+    // Price in 10^-decimals lei: target bani * 10^(decimals-2) * 1000 / q, rounded half up.
+    const scale = 10n ** BigInt(decimals - 2) * 1000n;
+    units = (2n * target * scale + q) / (2n * q);
+    // Back to bani: q/1000 x units x 10^(2-decimals), rounded half up.
+    if ((2n * q * units + scale) / (2n * scale) === target) break;
+  }
+  return formatDecimal(units, Math.min(decimals, 12));
+}
+
+function formatDecimal(units: bigint, decimals: number): string {
+  const text = units.toString().padStart(decimals + 1, '0');
+  const whole = text.slice(0, text.length - decimals);
+  const fraction = text.slice(text.length - decimals);
+  return `${whole}.${fraction}`;
 }
 
 /**

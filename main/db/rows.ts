@@ -144,6 +144,8 @@ export interface InvoiceLineRow {
   vat_exemption_reason: string | null;
   /** A 0% line's category as given or pulled; null reads as E (migration 0007). */
   vat_category: LineVatCategory | null;
+  /** 1 when price_bani includes VAT (a shelf price; migration 0010). */
+  price_includes_vat: number;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bpToPercent, computeTotals, fromMilli, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
 import { fromBani } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
-import { lineVatCategory, zPartySnapshot, type LineVatCategory } from '../../shared/schemas/invoice';
+import { isWalkInBuyer, lineVatCategory, walkInBuyer, zPartySnapshot, type LineVatCategory } from '../../shared/schemas/invoice';
 import { foldForSearch } from '../../shared/text/search-fold';
 import type { InvoiceLineRow, InvoiceRow } from '../db/rows';
 import { join, sql, type Sql } from '../db/sql';
@@ -28,6 +28,7 @@ interface ComputedLine {
   discount_bp: number;
   vat_exemption_reason: string | null;
   vat_category: LineVatCategory | null;
+  price_includes_vat: boolean;
 }
 
 const zBreakdown = z.array(z.object({
@@ -49,6 +50,7 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
     discount_bp: percentToBp(l.discount_percent),
     vat_exemption_reason: l.vat_exemption_reason ?? null,
     vat_category: l.vat_category ?? null,
+    price_includes_vat: l.price_includes_vat,
   }));
 }
 
@@ -56,6 +58,7 @@ function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean): Invoi
   return computeTotals(
     lines.map((l) => ({
       quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
+      price_includes_vat: l.price_includes_vat,
     })),
     { reverse_charge: reverseCharge },
   );
@@ -66,9 +69,9 @@ function writeLines(db: WriteDb, invoiceId: string, lines: readonly ComputedLine
   lines.forEach((l, i) => {
     const a = totals.lines[i]!;
     db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-               vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, discount_bani, net_bani, vat_bani, total_bani)
+               vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani, net_bani, vat_bani, total_bani)
                VALUES (${invoiceId}, ${i + 1}, ${l.product_id}, ${l.description}, ${l.quantity_milli}, ${l.unit}, ${l.unit_code},
-               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${a.discount_bani},
+               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${l.price_includes_vat}, ${a.discount_bani},
                ${a.net_bani}, ${a.vat_bani}, ${a.total_bani})`);
   });
 }
@@ -96,7 +99,7 @@ function copiedLines(rows: readonly InvoiceLineRow[], sign: 1 | -1): ComputedLin
   return rows.map((l) => ({
     product_id: l.product_id, description: l.description, quantity_milli: sign * l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
     price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
-    vat_category: l.vat_category,
+    vat_category: l.vat_category, price_includes_vat: l.price_includes_vat === 1,
   }));
 }
 
@@ -112,6 +115,7 @@ function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items:
       unit: l.unit,
       unit_code: l.unit_code,
       price: fromBani(l.price_bani),
+      price_includes_vat: l.price_includes_vat === 1,
       vat_rate: bpToPercent(l.vat_rate_bp),
       discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
@@ -137,6 +141,8 @@ function contentBody(row: InvoiceRow, lines: readonly InvoiceLineRow[]): { body:
   if (row.client_id) {
     body.client_id = row.client_id;
     refs.push({ at: 'client_id', type: 'client', id: row.client_id });
+  } else if (isWalkIn(row)) {
+    body.walk_in = true;
   }
   if (row.due_date) body.due_date = row.due_date;
   if (row.delivery_date) body.delivery_date = row.delivery_date;
@@ -173,7 +179,9 @@ function updateRequest(db: ReadDb, row: InvoiceRow): OutboxRequest {
   body.exchange_rate = row.exchange_rate;
   body.payment_method = row.payment_method;
   body.observations = row.observations;
-  if (!row.client_id) body.client_id = null;
+  if (!row.client_id && !isWalkIn(row)) body.client_id = null;
+  // A draft that stopped being a walk-in sale says so (the service keeps its buyer otherwise).
+  if (!row.client_id && !isWalkIn(row)) body.walk_in = false;
   delete body.document_type;
   return { method: 'PUT', path: '/invoices/:id', body, create: false, refs: [...refs, { at: ':id', type: 'invoice', id: row.id }], label: label(row) };
 }
@@ -187,6 +195,11 @@ function numberingBody(row: InvoiceRow, deviceId: string): Record<string, unknow
 
 // ---------------------------------------------------------------------------------------------
 // Views
+
+/** A walk-in sale: no client, the buyer "Persoană fizică" (set when the invoice was made). */
+function isWalkIn(row: InvoiceRow): boolean {
+  return !row.client_id && isWalkInBuyer(parseBuyer(row.buyer));
+}
 
 function parseBuyer(text: string | null): InvoiceView['buyer'] {
   if (!text) return null;
@@ -248,7 +261,7 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
     issued_at: row.issued_at,
     lines: lines.map((l) => ({
       position: l.position, product_id: l.product_id, description: l.description, quantity: fromMilli(l.quantity_milli), unit: l.unit,
-      unit_code: l.unit_code, unit_price_bani: l.price_bani, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
+      unit_code: l.unit_code, unit_price_bani: l.price_bani, price_includes_vat: l.price_includes_vat === 1, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
       vat_category: lineVatCategory(l.vat_rate_bp, l.vat_category),
       discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, total_bani: l.total_bani,
@@ -294,17 +307,17 @@ function insertInvoice(
   input: DraftInput,
   lines: readonly ComputedLine[],
   totals: InvoiceTotals,
-  extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null },
+  extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null; buyer?: string | null },
 ): void {
   const now = ctx.clock.now();
   db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, issue_date, due_date, delivery_date, client_id, currency,
              exchange_rate, language, reverse_charge, net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, payment_method,
-             observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at)
+             observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at, buyer)
              VALUES (${id}, NULL, ${id}, ${input.document_type}, ${extra.status}, ${input.issue_date ?? ctx.today()}, ${input.due_date ?? null},
              ${input.delivery_date ?? null}, ${input.client_id ?? null}, ${input.currency}, ${input.exchange_rate ?? null}, ${input.language}, ${input.reverse_charge},
              ${totals.net_bani}, ${totals.vat_bani}, ${totals.total_bani}, ${totals.discount_bani}, ${JSON.stringify(totals.breakdown)},
              ${input.payment_method ?? null}, ${input.observations ?? null}, ${extra.storno_of ?? null}, ${extra.converted_from ?? null}, ${input.efactura_enabled},
-             ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now})`);
+             ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now}, ${walkInJson(input, extra.buyer)})`);
   writeLines(db, id, lines, totals);
 }
 
@@ -312,21 +325,29 @@ function insertInvoice(
 function applyNumber(db: WriteDb, ctx: LocalContext, id: string, seriesId: string, status: 'issued' | 'storno', issueDate?: string): { after: string[] } {
   const invoice = getInvoiceRow(db, id)!;
   // The server issues nothing without a buyer: refuse here, before anything else, rather than fail at sync.
-  if (!invoice.client_id) throw invalidInput({ client_id: 'An issued invoice needs a client|O factură emisă are nevoie de un client' });
+  const walkIn = isWalkIn(invoice);
+  if (!invoice.client_id && !walkIn) throw invalidInput({ client_id: 'An issued invoice needs a client|O factură emisă are nevoie de un client' });
   const series = getSeriesRow(db, seriesId);
   if (!series) throw invalidInput({ series_id: 'Unknown series|Serie necunoscută' });
   if (series.document_type !== invoice.document_type) throw invalidInput({ series_id: 'The series is for another document type|Seria este pentru alt tip de document' });
   const taken = takeNumber(db, ctx, seriesId, id, issueDate ?? invoice.issue_date);
-  const client = getClientRow(db, invoice.client_id);
+  const client = invoice.client_id ? getClientRow(db, invoice.client_id) : undefined;
   const now = ctx.clock.now();
   db.run(sql`UPDATE invoices SET status = ${status}, series_id = ${seriesId}, series_name = ${series.name}, number = ${taken.number},
              full_number = ${taken.full_number}, numbering = ${taken.numbering}, reservation_token = ${taken.reservation_token},
-             issue_date = ${issueDate ?? invoice.issue_date}, buyer = ${client ? JSON.stringify(buyerSnapshot(client)) : null},
+             issue_date = ${issueDate ?? invoice.issue_date}, buyer = ${client ? JSON.stringify(buyerSnapshot(client)) : walkIn ? invoice.buyer : null},
              issued_at = ${now}, updated_at = ${now} WHERE id = ${id}`);
   return { after: taken.after };
 }
 
+/** The buyer column of a new invoice: a walk-in's snapshot at once (it has no client to copy at issue), else what it inherits. */
+function walkInJson(input: DraftInput, inherited: string | null | undefined): string | null {
+  if (input.walk_in && !input.client_id) return JSON.stringify(walkInBuyer());
+  return inherited ?? null;
+}
+
 function prepare(db: ReadDb, input: DraftInput, today: string): { lines: ComputedLine[]; totals: InvoiceTotals } {
+  if (input.client_id && input.walk_in) throw invalidInput({ walk_in: 'A walk-in sale names no client|O vânzare fără client nu are client' });
   if (input.client_id) assertClientUsable(db, input.client_id);
   // The service refuses it too (422 at sync): better said here, before anything is queued.
   if (input.due_date && input.due_date < (input.issue_date ?? today)) {
@@ -351,7 +372,8 @@ export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string |
     if (existing.status !== 'draft') throw invalidState('Only a draft can be edited; an issued invoice is corrected by storno');
     const now = ctx.clock.now();
     db.run(sql`UPDATE invoices SET document_type = ${input.document_type}, issue_date = ${input.issue_date ?? existing.issue_date},
-               due_date = ${input.due_date ?? null}, delivery_date = ${input.delivery_date ?? null}, client_id = ${input.client_id ?? null}, currency = ${input.currency},
+               due_date = ${input.due_date ?? null}, delivery_date = ${input.delivery_date ?? null}, client_id = ${input.client_id ?? null},
+               buyer = ${walkInJson(input, null)}, currency = ${input.currency},
                exchange_rate = ${input.exchange_rate ?? null}, language = ${input.language}, reverse_charge = ${input.reverse_charge},
                net_bani = ${totals.net_bani}, vat_bani = ${totals.vat_bani}, total_bani = ${totals.total_bani},
                discount_bani = ${totals.discount_bani}, vat_breakdown = ${JSON.stringify(totals.breakdown)},
@@ -440,7 +462,7 @@ export function stornoInvoice(ctx: LocalContext, input: { id: string; series_id?
     const totals = totalsOf(lines, original.reverse_charge === 1);
     const id = ctx.uuid();
     const draft: DraftInput = {
-      client_id: original.client_id, document_type: original.document_type, issue_date: input.issue_date ?? ctx.today(),
+      client_id: original.client_id, walk_in: isWalkIn(original), document_type: original.document_type, issue_date: input.issue_date ?? ctx.today(),
       due_date: null, delivery_date: null, currency: original.currency, exchange_rate: original.exchange_rate, language: original.language,
       reverse_charge: original.reverse_charge === 1, efactura_enabled: original.efactura_enabled === 1,
       spv_environment: original.spv_environment, payment_method: null, observations: null, lines: [],
@@ -476,7 +498,7 @@ export function convertProforma(ctx: LocalContext, input: { id: string; series_i
     const id = ctx.uuid();
     const issueDate = input.issue_date ?? ctx.today();
     const draft: DraftInput = {
-      client_id: proforma.client_id, document_type: 'fiscal', issue_date: issueDate,
+      client_id: proforma.client_id, walk_in: isWalkIn(proforma), document_type: 'fiscal', issue_date: issueDate,
       due_date: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null, delivery_date: proforma.delivery_date, currency: proforma.currency,
       exchange_rate: proforma.exchange_rate, language: proforma.language, reverse_charge: proforma.reverse_charge === 1,
       efactura_enabled: proforma.efactura_enabled === 1, spv_environment: proforma.spv_environment,

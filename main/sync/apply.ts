@@ -210,10 +210,10 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
     db.run(sql`DELETE FROM invoice_lines WHERE invoice_id = ${id}`);
     for (const l of inv.lines) {
       db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-                 vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, discount_bani, net_bani, vat_bani, total_bani)
+                 vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani, net_bani, vat_bani, total_bani)
                  VALUES (${id}, ${l.position}, ${localIdOf(db, 'products', l.product_id)}, ${l.description}, ${toMilli(l.quantity)},
                  ${l.unit}, ${l.unit_code}, ${toBani(l.price)}, ${percentToBp(l.vat_rate)}, ${percentToBp(l.discount_percent)},
-                 ${l.vat_exemption_reason}, ${l.vat_category ?? null}, ${toBani(l.discount)}, ${toBani(l.net)}, ${toBani(l.vat)},
+                 ${l.vat_exemption_reason}, ${l.vat_category ?? null}, ${l.price_includes_vat === true}, ${toBani(l.discount)}, ${toBani(l.net)}, ${toBani(l.vat)},
                  ${toBani(l.total)})`);
     }
   }

@@ -20,8 +20,10 @@ export interface CartLine {
   unit: string;
   unit_code: string;
   quantity_milli: number;
-  /** Unit price without VAT. */
+  /** Unit price as the product states it: without VAT, or with VAT (the shelf price) when `price_includes_vat`. */
   unit_price_bani: Bani;
+  /** The price is a shelf price: the line costs exactly quantity x price (shared/invoice-math extracts the VAT). */
+  price_includes_vat: boolean;
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
@@ -81,10 +83,9 @@ export const emptyCart = (payment: PaymentMethodType = 'receipt'): Cart => ({
 });
 
 /**
- * Net unit price of a product. Shops price gross (VAT included); the invoice line carries the net
- * price with two decimals, so the gross price is divided back and rounded half away from zero. The
- * line total can then differ from the shelf price by a ban (10,00 lei at 21% gives 8,26 + 1,73):
- * that is the arithmetic every Romanian invoice follows, and the counter shows the real total.
+ * A shelf price divided back to a net price rounded to the ban. No longer how a line is priced (a
+ * VAT-included line keeps its shelf price and shared/invoice-math extracts the VAT per rate, so the
+ * customer pays the shelf price exactly: docs/shelf-prices.md); kept for what shows a net figure.
  */
 export function netUnitPrice(product: Pick<CartProduct, 'price_bani' | 'price_includes_vat' | 'vat_rate'>): Bani {
   const price = product.price_bani;
@@ -153,7 +154,8 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         unit: action.product.unit,
         unit_code: action.product.unit_code,
         quantity_milli: quantity,
-        unit_price_bani: netUnitPrice(action.product),
+        unit_price_bani: action.product.price_bani,
+        price_includes_vat: action.product.price_includes_vat,
         vat_rate_bp: percentToBp(action.product.vat_rate),
         discount_bp: 0,
         vat_exemption_reason: null,
@@ -171,6 +173,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         unit_code: 'H87',
         quantity_milli: action.quantity_milli ?? 1000,
         unit_price_bani: action.unit_price_bani,
+        price_includes_vat: false,
         vat_rate_bp: action.vat_rate_bp,
         discount_bp: 0,
         vat_exemption_reason: null,
@@ -251,6 +254,7 @@ export function cartTotals(cart: Cart): InvoiceTotals {
       vat_rate_bp: l.vat_rate_bp,
       discount_bp: l.discount_bp,
       vat_category: l.vat_category,
+      price_includes_vat: l.price_includes_vat,
     })),
     { reverse_charge: cart.reverse_charge },
   );
@@ -265,6 +269,7 @@ export function cartItems(cart: Cart): LineInput[] {
     unit: l.unit,
     unit_code: l.unit_code,
     unit_price_bani: l.unit_price_bani,
+    price_includes_vat: l.price_includes_vat,
     vat_rate: bpToPercent(l.vat_rate_bp),
     discount_percent: bpToPercent(l.discount_bp),
     // The reason is an exempt (E) line's only: K and G print their fixed legal mention, Z has none
@@ -304,12 +309,15 @@ function intraCommunityProblems(client: CartClient | null): CartProblem[] {
   return problems;
 }
 
+/** Who the counter's document is issued to: the chosen client, or a walk-in sale when none is chosen. */
+export function cartIssueBuyer(cart: Cart): { client_id: string } | { walk_in: true } {
+  return cart.client?.id ? { client_id: cart.client.id } : { walk_in: true };
+}
+
 export function cartProblems(cart: Cart, today?: string): CartProblem[] {
   const problems: CartProblem[] = [];
   if (cart.lines.length === 0) problems.push('no_lines');
-  // An issued invoice names its buyer (art. 319 (20) f; the service refuses one without): at the
-  // counter a private person needs only a name, made with the quick-create.
-  if (!cart.client) problems.push('client_required');
+  // No client is a walk-in sale: the document goes to "Persoană fizică" (cartIssueBuyer).
   // e-Factura (BR-E-10) and art. 319 (20) k: an exempt 0% line must say why; K, G and Z lines carry
   // their ground in the category itself.
   if (!cart.reverse_charge && cart.lines.some((l) => isExempt(l) && !l.vat_exemption_reason?.trim())) {

@@ -79,6 +79,7 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
       unit: l.unit,
       unit_code: l.unit_code,
       price: fromBani(l.unit_price_bani),
+      price_includes_vat: l.price_includes_vat,
       vat_rate: l.vat_rate,
       discount_percent: l.discount_percent,
       vat_exemption_reason: l.vat_exemption_reason,

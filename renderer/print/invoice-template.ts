@@ -1,7 +1,7 @@
 import { mulDivRound, toBani, type Bani } from '../../shared/money';
-import { percentToBp, storedBreakdownCategory } from '../../shared/invoice-math';
+import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli } from '../../shared/invoice-math';
 import type { Invoice, InvoiceLine } from '../../shared/schemas/invoice';
-import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } from '../lib/format';
+import { formatBani, formatDate, formatScaled, formatPercent, formatQuantity, formatRate } from '../lib/format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
 import { partyBlock } from './party';
@@ -85,6 +85,18 @@ export function money(value: number): string {
   return formatBani(amount(value), 'ro');
 }
 
+/**
+ * The unit price column says "without VAT" (art. 319 (20)): a shelf (VAT-included) line prints its net
+ * unit price as the XML states it (shared lineNetUnitPrice, with its decimals), and its shelf price under it.
+ */
+export function unitPriceCell(line: InvoiceLine, labels: PrintLabels): string {
+  if (!line.price_includes_vat) return money(line.price);
+  const decimal = lineNetUnitPrice(toMilli(line.quantity), amount(line.net) + amount(line.discount));
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  const net = formatScaled(Number(whole + fraction), fraction.length, 'ro');
+  return `${net}<br><span class="muted">${labels.html('shelf.printWithVat', { price: money(line.price) })}</span>`;
+}
+
 export function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titleProforma' | 'print.invoice.titleStorno' {
   if (invoice.document_type === 'proforma') return 'print.invoice.titleProforma';
   if (invoice.status === 'storno' || invoice.storno_of) return 'print.invoice.titleStorno';
@@ -153,7 +165,7 @@ ${hasDiscount ? `<th class="num w-disc">${labels.html('print.col.discount')}</th
 <td class="desc">${esc(line.description)}</td>
 <td>${esc(line.unit)}</td>
 <td class="num">${formatQuantity(line.quantity, 'ro')}</td>
-<td class="num">${money(line.price)}</td>
+<td class="num">${unitPriceCell(line, labels)}</td>
 ${discount}
 <td class="num">${money(line.net)}</td>
 <td class="num">${rate}</td>

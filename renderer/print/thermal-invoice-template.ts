@@ -5,7 +5,7 @@ import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } fro
 import { percentToBp, storedBreakdownCategory } from '../../shared/invoice-math';
 import { esc, htmlDocument, joinPresent } from './html';
 import {
-  amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, type InvoicePrintOptions,
+  amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,
 } from './invoice-template';
 import { printLabels, type PrintLabels } from './labels';
 import type { PrintedParty } from './party';
@@ -73,7 +73,7 @@ export function renderThermalInvoiceHtml(invoice: Invoice, sellerInput: Seller, 
       : '';
     return `<div class="line">
 <div class="desc">${index + 1}. ${esc(line.description)}</div>
-<div class="calc"><span>${formatQuantity(line.quantity, 'ro')} ${esc(line.unit)} × ${money(line.price)}</span><span>${money(line.net)}</span></div>
+<div class="calc"><span>${formatQuantity(line.quantity, 'ro')} ${esc(line.unit)} × ${unitPriceCell(line, labels)}</span><span>${money(line.net)}</span></div>
 ${discount}
 <div class="calc small"><span>${labels.html('print.col.vatRate')} ${rate}</span><span>${labels.html('print.vat')} ${money(line.vat)}</span></div>
 </div>`;

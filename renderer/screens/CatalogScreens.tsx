@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { ActionDialog } from '../components/ActionDialog';
 import type { ClientView, ProductView } from '../../shared/ipc';
-import { STANDARD_VAT_RATES_BP } from '../../shared/invoice-math';
+import { computeLine, percentToBp, STANDARD_VAT_RATES_BP } from '../../shared/invoice-math';
 import { navigate } from '../app/router';
 import { SyncBadge } from '../components/Badges';
 import { ClientFormModal } from '../components/ClientForm';
@@ -176,6 +176,16 @@ export function ProductsScreen({ id }: { id?: string }) {
   );
 }
 
+/**
+ * What one piece costs on the receipt, from the same shared computation the invoice uses: for a shelf
+ * price its net and VAT inside it, for a net price the VAT added and what the customer pays.
+ */
+function priceSplit(priceBani: number, gross: boolean, vatRate: number, t: ReturnType<typeof useI18n>['t'], language: 'ro' | 'en'): string {
+  const line = computeLine({ quantity_milli: 1000, unit_price_bani: priceBani, vat_rate_bp: percentToBp(vatRate), price_includes_vat: gross });
+  const vars = { net: formatBani(line.net_bani, language), vat: formatBani(line.vat_bani, language), total: formatBani(line.total_bani, language) };
+  return gross ? t('shelf.splitGross', vars) : t('shelf.splitNet', vars);
+}
+
 function ProductForm({ product, onClose }: { product: ProductView | null; onClose(): void }) {
   const { t, language } = useI18n();
   const toast = useToast();
@@ -251,10 +261,18 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
             ))}
           </select>
         </Field>
-        <label className="check">
-          <input type="checkbox" checked={gross} onChange={(e) => setGross(e.target.checked)} />
-          {t('products.includesVat')}
-        </label>
+        <fieldset className="span2 shelf-price-kind" data-testid="product-price-kind" style={{ border: 0, padding: 0, margin: 0, display: 'grid', gap: 4 }}>
+          <legend className="small">{t('shelf.priceKind')}</legend>
+          <label className="check">
+            <input type="radio" name="price-kind" data-testid="product-price-gross" checked={gross} onChange={() => setGross(true)} />
+            {t('shelf.gross')}
+          </label>
+          <label className="check">
+            <input type="radio" name="price-kind" data-testid="product-price-net" checked={!gross} onChange={() => setGross(false)} />
+            {t('shelf.net')}
+          </label>
+          {price !== null && price > 0 ? <span className="hint" data-testid="product-price-split">{priceSplit(price, gross, vat, t, language)}</span> : null}
+        </fieldset>
         <label className="check">
           <input type="checkbox" checked={service} onChange={(e) => setService(e.target.checked)} />
           {t('products.service')}

@@ -138,6 +138,12 @@ export const lineSchema = z
     unit_code: z.string().regex(/^[A-Z0-9]{1,3}$/, 'UN/ECE rec. 20 unit code, e.g. H87'),
     /** Net unit price, never negative (BR-27): a storno negates the quantity, not the price. */
     unit_price_bani: z.int().min(0, 'unit price must not be negative (BR-27); negate the quantity instead'),
+    /**
+     * The same net price with more decimals than the ban, a decimal of the currency unit ("9.257"):
+     * a VAT-included line's net price (shared/invoice-math lineNetUnitPrice). When given it is what
+     * PriceAmount says (BR-DEC limits amounts to 2 decimals, not the price) and what the line is checked against.
+     */
+    unit_price_decimal: z.string().regex(/^\d{1,15}\.\d{2,12}$/, 'a decimal with 2 to 12 decimals, e.g. "9.257"').optional(),
     /** quantity x price - allowance, rounded to the ban. */
     line_net_bani: bani,
     /** Line discount (BT-136), same sign as the line. */
@@ -148,18 +154,33 @@ export const lineSchema = z
   })
   .superRefine((l, ctx) => {
     const allowance = l.allowance_bani ?? 0;
-    // quantity_milli x unit_price_bani is in milli-bani; allow the half ban a rounding can leave.
-    const gross = l.quantity_milli * l.unit_price_bani;
-    if (!Number.isSafeInteger(gross) || Math.abs(gross - (l.line_net_bani + allowance) * 1000) > 500) {
+    if (l.unit_price_decimal !== undefined ? !decimalPriceMatches(l.quantity_milli, l.unit_price_decimal, l.line_net_bani + allowance) : !banPriceMatches(l.quantity_milli, l.unit_price_bani, l.line_net_bani + allowance)) {
       ctx.addIssue({
         code: 'custom',
         path: ['line_net_bani'],
-        message: `line net ${l.line_net_bani} + allowance ${allowance} does not match quantity ${l.quantity_milli / 1000} x price ${l.unit_price_bani} bani`,
+        message: `line net ${l.line_net_bani} + allowance ${allowance} does not match quantity ${l.quantity_milli / 1000} x price ${l.unit_price_decimal ?? `${l.unit_price_bani} bani`}`,
       });
     }
     checkCategoryRate(l.vat_category, l.vat_rate_bp, ctx, ['vat_rate_bp']);
   });
 export type EInvoiceLine = z.infer<typeof lineSchema>;
+
+/** quantity_milli x unit_price_bani is in milli-bani; allow the half ban a rounding can leave. */
+function banPriceMatches(quantityMilli: number, priceBani: number, netBeforeAllowance: number): boolean {
+  const gross = quantityMilli * priceBani;
+  return Number.isSafeInteger(gross) && Math.abs(gross - netBeforeAllowance * 1000) <= 500;
+}
+
+/** The same for a price with more decimals: |quantity x price - net| at most half a ban, exactly in BigInt. */
+function decimalPriceMatches(quantityMilli: number, price: string, netBeforeAllowance: number): boolean {
+  const [whole = '0', fraction = ''] = price.split('.');
+  const units = BigInt(whole + fraction);
+  // quantity (10^-3) x price (10^-fraction lei) against net (10^-2 lei), all scaled to 10^-(3 + fraction) lei.
+  const scale = 10n ** BigInt(fraction.length + 1);
+  const diff = BigInt(Math.abs(quantityMilli)) * units - BigInt(Math.abs(netBeforeAllowance)) * scale;
+  const sameSign = netBeforeAllowance === 0 || (quantityMilli < 0) === (netBeforeAllowance < 0);
+  return sameSign && 2n * (diff < 0n ? -diff : diff) <= scale;
+}
 
 function checkCategoryRate(category: VatCategory, rate: number, ctx: z.RefinementCtx, path: (string | number)[]): void {
   if (category === 'S' && rate === 0) {

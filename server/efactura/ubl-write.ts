@@ -220,7 +220,8 @@ export function toUblXml(input: EInvoiceDocument): string {
         el('cbc:Name', l.name),
         taxCategory('cac:ClassifiedTaxCategory', l.vat_category, l.vat_rate_bp),
       ]),
-      el('cac:Price', [amount('cbc:PriceAmount', l.unit_price_bani)]),
+      // A VAT-included line's net price carries the decimals that make quantity x price its net (BR-DEC: amounts only).
+      el('cac:Price', [l.unit_price_decimal ? el('cbc:PriceAmount', l.unit_price_decimal, cur) : amount('cbc:PriceAmount', l.unit_price_bani)]),
     ]);
   });
 

@@ -353,6 +353,14 @@ export const zGapView = z.object({
 
 /** The service issues nothing without a buyer: refused at once (`fields.client_id`), not at sync. */
 const NEEDS_CLIENT = 'An issued invoice needs a client|O factură emisă are nevoie de un client';
+const WALK_IN_NO_CLIENT = 'A walk-in sale names no client|O vânzare fără client nu are client';
+/** An issued invoice names its client, or is a walk-in sale (walk_in: true) that names none. */
+const zIssueBuyer = z
+  .object({ client_id: z.unknown().optional(), walk_in: z.unknown().optional() })
+  .superRefine((v, ctx) => {
+    if (!v.client_id && v.walk_in !== true) ctx.addIssue({ code: 'custom', path: ['client_id'], message: NEEDS_CLIENT });
+    if (v.client_id && v.walk_in === true) ctx.addIssue({ code: 'custom', path: ['walk_in'], message: WALK_IN_NO_CLIENT });
+  });
 const zIssueClientId = z.string({ error: NEEDS_CLIENT }).min(1, NEEDS_CLIENT).max(64);
 
 export const zLineInput = z.object({
@@ -362,8 +370,10 @@ export const zLineInput = z.object({
   quantity: zQuantity.refine((q) => q > 0, 'Must be positive|Trebuie să fie pozitivă'),
   unit: z.string().trim().min(1).max(20).default('buc'),
   unit_code: z.string().trim().min(1).max(5).default('H87'),
-  /** Unit price without VAT. */
+  /** Unit price: without VAT, or with VAT when `price_includes_vat` (a shelf price). */
   unit_price_bani: zNonNegativeBani,
+  /** The price includes VAT: the line costs exactly quantity x price (docs/shelf-prices.md). */
+  price_includes_vat: z.boolean().default(false),
   vat_rate: zVatPercent,
   discount_percent: z.number().min(0).max(100).default(0),
   vat_exemption_reason: z.string().max(200).nullish(),
@@ -374,6 +384,8 @@ export type LineInput = z.input<typeof zLineInput>;
 
 export const zInvoiceDraftInput = z.object({
   client_id: zLocalId.nullish(),
+  /** A walk-in sale (no client; the buyer is "Persoană fizică"): takes the place of client_id. */
+  walk_in: z.boolean().default(false),
   document_type: z.enum(['fiscal', 'proforma']).default('fiscal'),
   /** Defaults to today in Bucharest. */
   issue_date: zDate.optional(),
@@ -400,6 +412,7 @@ export const zLineView = z.object({
   unit: z.string(),
   unit_code: z.string(),
   unit_price_bani: zBaniInt,
+  price_includes_vat: z.boolean(),
   vat_rate: z.number(),
   discount_percent: z.number(),
   vat_exemption_reason: z.string().nullable(),
@@ -806,7 +819,9 @@ export const contract = {
    * set up here and the service cannot be reached, `series_locked` when another device holds it.
    */
   'invoices.issue': spec({
-    input: zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId }),
+    // An issued invoice names its client, or is a walk-in sale (walk_in: true) that names none.
+    // The buyer rule is a schema of its own beside the body's, so a bad line does not hide it: every problem is named at once.
+    input: z.intersection(zInvoiceDraftInput.extend({ series_id: z.string(), client_id: zIssueClientId.nullish() }), zIssueBuyer),
     output: zInvoiceView,
     mutates: ['invoices', 'series', 'outbox'],
   }),

@@ -41,8 +41,13 @@ export const zInvoiceLineInput = z.object({
   quantity: zQuantity.refine((q) => q !== 0, 'Must not be zero|Nu poate fi zero'),
   unit: z.string().trim().min(1).max(20).default('buc'),
   unit_code: z.string().trim().min(1).max(5).default('H87'),
-  /** Unit price without VAT. */
+  /** Unit price: without VAT, or with VAT when `price_includes_vat` (a shelf price). */
   price: zMoneyNumber.refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ'),
+  /**
+   * The price includes VAT (a shop's shelf price): the line then costs exactly quantity x price (less
+   * its discount) and its VAT is extracted per rate (docs/shelf-prices.md). Default false: net price.
+   */
+  price_includes_vat: z.boolean().default(false),
   vat_rate: zVatPercent,
   discount_percent: z.number().min(0).max(100).default(0),
   /** Required by e-Factura for a 0% line: why it is exempt (e.g. art. 294 Cod fiscal). */
@@ -61,7 +66,10 @@ export const zInvoiceLine = z.object({
   quantity: z.number(),
   unit: z.string(),
   unit_code: z.string(),
+  /** As given: without VAT, or with VAT when `price_includes_vat`. */
   price: z.number(),
+  /** Whether `price` includes VAT. The service always sends it; optional for a service from before it (then false). */
+  price_includes_vat: z.boolean().optional(),
   vat_rate: z.number(),
   discount_percent: z.number(),
   vat_exemption_reason: z.string().nullable(),
@@ -112,7 +120,25 @@ export const zPartySnapshot = z.object({
   country: z.string(),
   iban: z.string().nullable(),
   bank: z.string().nullable(),
+  /**
+   * A walk-in sale: a person who gave no identification (no client record). e-Factura then states the
+   * 13 zeros ANAF provides for the buyer's code and the place of sale as the address (docs/api-decisions.md).
+   */
+  walk_in: z.boolean().optional(),
 });
+
+/** The buyer of a walk-in sale, as frozen on the document: "Persoană fizică", nothing else known. */
+export function walkInBuyer(): z.infer<typeof zPartySnapshot> {
+  return {
+    name: 'Persoană fizică', cui: null, vat_payer: false, reg_com: null, cnp: null, address: null, city: null, county: null,
+    country: 'RO', iban: null, bank: null, walk_in: true,
+  };
+}
+
+/** True for the buyer snapshot of a walk-in sale. */
+export function isWalkInBuyer(buyer: { walk_in?: boolean | undefined } | null | undefined): boolean {
+  return buyer?.walk_in === true;
+}
 
 export const zInvoice = z.object({
   id: zId,
@@ -176,6 +202,12 @@ export const zInvoiceCreate = z.object({
   client_id: zId.optional(),
   /** A new client created together with the invoice (counter quick-create). */
   client: zClientCreate.optional(),
+  /**
+   * A walk-in sale to a person who gives no identification: no client, the buyer is "Persoană fizică"
+   * (e-Factura: CNP 0000000000000). Excludes `client_id` and `client`. Without any of the three an
+   * issued invoice is refused, so an integration that forgets its client never issues to nobody.
+   */
+  walk_in: z.boolean().optional(),
   document_type: z.enum(DOCUMENT_TYPES).default('fiscal'),
   is_draft: z.boolean().default(false),
   issue_date: zDate.optional(),
@@ -202,6 +234,8 @@ export type InvoiceCreate = z.input<typeof zInvoiceCreate>;
 export const zInvoiceUpdate = z.object({
   series_id: zId.optional(),
   client_id: zId.nullable().optional(),
+  /** true: the draft becomes a walk-in sale (its client removed); false: it no longer is one. */
+  walk_in: z.boolean().optional(),
   issue_date: zDate.optional(),
   due_date: zDate.nullable().optional(),
   delivery_date: zDate.nullable().optional(),

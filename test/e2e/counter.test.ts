@@ -5,7 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { computeTotals } from '../../shared/invoice-math';
 import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
-import { netUnitPrice } from '../../renderer/counter/cart';
 import { formatBani } from '../../renderer/lib/format';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { pdfText, squash } from './support/browser';
@@ -100,7 +99,9 @@ describe('the counter', () => {
     const expected = computeTotals(
       lines.map((l) => ({
         quantity_milli: l.q,
-        unit_price_bani: netUnitPrice({ price_bani: toBani(l.p.price), price_includes_vat: true, vat_rate: l.p.vat_rate }),
+        // Shelf prices: the line costs its shelf price exactly, the VAT extracted (docs/shelf-prices.md).
+        unit_price_bani: toBani(l.p.price),
+        price_includes_vat: true,
         vat_rate_bp: l.p.vat_rate * 100,
         discount_bp: l.d,
       })),
@@ -231,8 +232,10 @@ describe('the counter', () => {
     const onServer = (await serverInvoices()).find((i) => i.full_number === number);
     expect(onServer?.status).toBe('issued');
     const cup = product('5941234567937');
-    const line = computeTotals([{ quantity_milli: 3000, unit_price_bani: netUnitPrice({ price_bani: toBani(cup.price), price_includes_vat: true, vat_rate: cup.vat_rate }), vat_rate_bp: 2100 }]);
+    const line = computeTotals([{ quantity_milli: 3000, unit_price_bani: toBani(cup.price), price_includes_vat: true, vat_rate_bp: 2100 }]);
     expect(toBani(onServer!.totals.total)).toBe(line.total_bani);
+    // Three cups at the shelf price, to the ban.
+    expect(line.total_bani).toBe(3 * toBani(cup.price));
   });
 
   it('reverses an invoice with a storno that references it, and prints the reference', async () => {

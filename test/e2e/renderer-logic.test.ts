@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeTotals } from '../../shared/invoice-math';
-import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, netUnitPrice, type Cart, type CartAction, type CartClient, type CartProduct } from '../../renderer/counter/cart';
+import { cartIssueBuyer, cartItems, cartProblems, cartReducer, cartTotals, emptyCart, netUnitPrice, type Cart, type CartAction, type CartClient, type CartProduct } from '../../renderer/counter/cart';
 import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../renderer/counter/scanner';
 import { formatBani, formatMoney, formatQuantity, formatScaled, parseAmountInput, parsePercentInput, parseQuantityInput } from '../../renderer/lib/format';
 import { parseHash, routeHash } from '../../renderer/app/router';
@@ -20,7 +20,7 @@ describe('counter cart', () => {
     expect(cart.selected).toBe(0);
   });
 
-  it('computes totals with shared/invoice-math, VAT per line then per rate', () => {
+  it('computes totals with shared/invoice-math: net lines VAT per line, shelf lines at their shelf price', () => {
     const cart = run([
       { type: 'addProduct', product: coffee, quantity_milli: 3000 },
       { type: 'addProduct', product: shelf },
@@ -29,9 +29,11 @@ describe('counter cart', () => {
     const totals = cartTotals(cart);
     const expected = computeTotals([
       { quantity_milli: 3000, unit_price_bani: 4990, vat_rate_bp: 1100, discount_bp: 1000 },
-      { quantity_milli: 1000, unit_price_bani: 826, vat_rate_bp: 2100, discount_bp: 0 },
+      { quantity_milli: 1000, unit_price_bani: 1000, vat_rate_bp: 2100, discount_bp: 0, price_includes_vat: true },
     ]);
     expect(totals).toEqual(expected);
+    // The 10,00 lei shelf price is billed 10,00 lei (8,26 + 1,74), not 8,26 + 1,73 = 9,99 as before.
+    expect(totals.lines[1]).toMatchObject({ net_bani: 826, vat_bani: 174, total_bani: 1000 });
     // 3 x 49,90 = 149,70; -10% = 134,73; VAT 11% = 14,82
     expect(totals.lines[0]).toMatchObject({ net_bani: 13_473, vat_bani: 1482 });
     expect(totals.breakdown.map((b) => b.vat_rate_bp)).toEqual([2100, 1100]);
@@ -67,7 +69,7 @@ describe('counter cart', () => {
   it('sends the lines in the contract shape: bani prices, wire quantities and percents', () => {
     const cart = run([{ type: 'addProduct', product: coffee, quantity_milli: 1500 }, { type: 'setDiscount', index: 0, discount_bp: 1250 }]);
     expect(cartItems(cart)).toEqual([
-      { product_id: 'prd_1', description: 'Cafea', quantity: 1.5, unit: 'buc', unit_code: 'H87', unit_price_bani: 4990, vat_rate: 11, discount_percent: 12.5, vat_exemption_reason: null, vat_category: null },
+      { product_id: 'prd_1', description: 'Cafea', quantity: 1.5, unit: 'buc', unit_code: 'H87', unit_price_bani: 4990, price_includes_vat: false, vat_rate: 11, discount_percent: 12.5, vat_exemption_reason: null, vat_category: null },
     ]);
   });
 
@@ -98,12 +100,14 @@ describe('counter cart', () => {
     expect(wrong.error?.issues.map((i) => i.path.join('.'))).toEqual(['lines.1.vat_category']);
   });
 
-  it('says what blocks issuing: no lines, no buyer, a 0% line without its reason', () => {
-    expect(cartProblems(emptyCart())).toEqual(['no_lines', 'client_required']);
+  it('says what blocks issuing: no lines, a 0% line without its reason; no client is a walk-in sale', () => {
+    expect(cartProblems(emptyCart())).toEqual(['no_lines']);
+    expect(cartIssueBuyer(emptyCart())).toEqual({ walk_in: true });
     const zero = run([{ type: 'addFree', description: 'Carte', unit_price_bani: 5900, vat_rate_bp: 0 }, { type: 'setPayment', payment_method: 'bank_order' }]);
-    expect(cartProblems(zero)).toEqual(['client_required', 'exemption_missing']);
+    expect(cartProblems(zero)).toEqual(['exemption_missing']);
     const fixed = run([{ type: 'setExemption', index: 0, reason: 'art. 292' }, { type: 'setClient', client: { id: 'cli_1', name: 'X SRL', cui: '14399840', vat_payer: true, country: 'RO', county: 'Cluj' } }], zero);
     expect(cartProblems(fixed)).toEqual([]);
+    expect(cartIssueBuyer(fixed)).toEqual({ client_id: 'cli_1' });
   });
 
   it('keeps the invoice details of a reopened draft, changes one date at a time, and forgets them for the next sale', () => {
@@ -134,7 +138,7 @@ describe('counter cart', () => {
     ]);
     const withClient = (client: Partial<CartClient>) =>
       cartProblems(cartReducer(k, { type: 'setClient', client: { id: 'cli_1', name: 'Firma', cui: null, vat_payer: false, country: 'RO', county: null, ...client } }));
-    expect(cartProblems(k)).toEqual(['client_required', 'intra_community_buyer']);
+    expect(cartProblems(k)).toEqual(['intra_community_buyer']);
     expect(withClient({ cui: '14399840', vat_payer: true, county: 'Cluj' })).toEqual(['intra_community_buyer']);
     expect(withClient({ cui: 'NO999999999MVA', country: 'NO', county: 'Oslo' })).toEqual(['intra_community_buyer']);
     expect(withClient({ country: 'DE', county: 'Bayern' })).toEqual(['intra_community_vat_id']);

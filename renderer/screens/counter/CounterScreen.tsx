@@ -5,7 +5,7 @@ import { navigate } from '../../app/router';
 import { SyncBadge } from '../../components/Badges';
 import { useToast } from '../../components/Toasts';
 import { percentToBp, toMilli } from '../../../shared/invoice-math';
-import { cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import { cartIssueBuyer, cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
 import { todayInBucharest } from '../../../shared/dates';
 import { callIpc, useIpcMutation, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -89,6 +89,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             unit_code: l.unit_code,
             quantity_milli: toMilli(l.quantity),
             unit_price_bani: l.unit_price_bani,
+            price_includes_vat: l.price_includes_vat,
             vat_rate_bp: percentToBp(l.vat_rate),
             discount_bp: percentToBp(l.discount_percent),
             vat_exemption_reason: l.vat_exemption_reason,
@@ -147,12 +148,10 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       toast(t('counter.noSeries'), 'bad');
       return;
     }
-    // cartProblems refuses a sale without a buyer; the host refuses it too (invoices.issue needs client_id).
-    const clientId = cart.client?.id;
-    if (!clientId) return;
+    // No client chosen: a walk-in sale, issued to "Persoană fizică".
     const env = settings?.efactura_environment ?? 'test';
     const body = {
-      client_id: clientId,
+      ...cartIssueBuyer(cart),
       lines: cartItems(cart),
       payment_method: cart.payment_method,
       reverse_charge: cart.reverse_charge,

@@ -138,7 +138,10 @@ export function LinesTable(props: {
                   />{' '}
                   <span className="muted small">{line.unit}</span>
                 </td>
-                <td className="num">{formatBani(line.unit_price_bani, language)}</td>
+                {/* A shelf price is billed as it is, a net price gets VAT added: said on hover, the row keeps its width. */}
+                <td className="num" data-testid="line-price" title={line.price_includes_vat ? t('products.gross') : t('products.net')}>
+                  {formatBani(line.unit_price_bani, language)}
+                </td>
                 <td className="num">
                   <NumberCell
                     value={formatScaled(line.discount_bp, 2, language, 0)}

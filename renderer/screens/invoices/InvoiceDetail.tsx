@@ -13,6 +13,7 @@ import { formatBani, formatDate, formatMoney, formatPercent, formatQuantity, for
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
+import { isWalkInBuyer } from '../../../shared/schemas/invoice';
 
 type Dialog = null | 'issue' | 'storno' | 'discard' | 'receipt' | 'payment' | 'convert' | 'spv';
 
@@ -39,6 +40,8 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
   if (!invoice) return <div className="content empty">{t('common.loading')}</div>;
 
   const isDraft = invoice.status === 'draft';
+  // A walk-in draft names no client and is issued to "Persoană fizică".
+  const hasBuyer = Boolean(invoice.client_id) || isWalkInBuyer(invoice.buyer);
   const onServer = invoice.sync.state === 'synced';
   const canStorno = invoice.status === 'issued' && invoice.document_type === 'fiscal' && !invoice.storno_id;
   const canDiscard = isDraft || (!onServer && invoice.status !== 'voided');
@@ -288,13 +291,13 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                 type="button"
                 className="btn"
                 data-testid="detail-issue"
-                disabled={!invoice.client_id}
-                title={invoice.client_id ? '' : t('counter.problem.client_required')}
+                disabled={!hasBuyer}
+                title={hasBuyer ? '' : t('counter.problem.client_required')}
                 onClick={() => setDialog('issue')}
               >
                 {t('invoices.issueDraft')}
               </button>
-              {!invoice.client_id ? <span className="muted small">{t('invoices.draftNeedsClient')}</span> : null}
+              {!hasBuyer ? <span className="muted small">{t('invoices.draftNeedsClient')}</span> : null}
             </>
           ) : null}
           {canCollect ? (

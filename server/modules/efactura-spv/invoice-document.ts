@@ -4,7 +4,9 @@ import { CNP_NOT_GIVEN, bucharestSectorCode, eInvoiceDocumentSchema, type EInvoi
 import type { Db } from '../../db/types';
 import { ApiError, conflict, notFound } from '../../platform/errors';
 import { foreignVatId, isOtherEuMemberState } from '../../../shared/eu';
-import { lineVatCategory, zPartySnapshot } from '../../../shared/schemas/invoice';
+import { isWalkInBuyer, lineVatCategory, zPartySnapshot } from '../../../shared/schemas/invoice';
+import { lineNetUnitPrice } from '../../../shared/invoice-math';
+import { walkInParty } from './walk-in-buyer';
 import type { CompanyProfile } from '../../../shared/schemas/efactura';
 import type { InvoiceLinesTable, InvoicesTable } from '../invoicing/tables';
 import { loadCompanyProfile } from './company-profile';
@@ -199,7 +201,9 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
   const problems: Problems = {};
   const seller = sellerParty(profile, problems);
   const snapshot = invoice.buyer_json === null ? null : zPartySnapshot.safeParse(JSON.parse(invoice.buyer_json));
-  const buyer = buyerParty(snapshot?.success ? snapshot.data : null, invoice.buyer_name, problems);
+  const buyer = snapshot?.success && isWalkInBuyer(snapshot.data)
+    ? { party: walkInParty(snapshot.data, seller), b2c: true, extern: false }
+    : buyerParty(snapshot?.success ? snapshot.data : null, invoice.buyer_name, problems);
   // A seller outside VAT (category O) must not state the buyer's VAT id either (BR-O-02): its CUI identifies it.
   if (!profile.vat_payer && buyer.party.vat_id && buyer.party.cui) delete buyer.party.vat_id;
 
@@ -218,13 +222,16 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     const rate = category === 'S' ? Number(l.vat_rate_bp) : 0;
     const text = l.description.trim();
     const discount = Number(l.discount_bani);
+    // A shelf (VAT-included) price is not the net price BT-146 wants: the line's net per unit is, with its decimals.
+    const netPrice = Number(l.price_includes_vat) === 1 ? lineNetUnitPrice(Number(l.quantity_milli), Number(l.net_bani) + discount) : null;
     lines.push({
       id: String(l.position),
       name: clip(text, 100),
       ...(text.length > 100 ? { description: clip(text, 200) } : {}),
       quantity_milli: Number(l.quantity_milli),
       unit_code: (l.unit_code || 'H87').toUpperCase(),
-      unit_price_bani: Number(l.price_bani),
+      unit_price_bani: netPrice === null ? Number(l.price_bani) : Math.round(Number(netPrice) * 100),
+      ...(netPrice === null ? {} : { unit_price_decimal: netPrice }),
       line_net_bani: Number(l.net_bani),
       ...(discount !== 0 ? { allowance_bani: discount, allowance_reason: `Reducere ${Number(l.discount_bp) / 100}%` } : {}),
       vat_category: category,

@@ -34,6 +34,7 @@ function toIntegers(rows: InvoiceLinesTable[], negate: boolean): LineIntegers[] 
     discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason,
     vat_category: r.vat_category,
+    price_includes_vat: Number(r.price_includes_vat) === 1,
   }));
 }
 

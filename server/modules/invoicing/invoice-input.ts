@@ -53,6 +53,7 @@ export function storedRate(currency: string, rate: number | null | undefined): n
 export interface ClientChoice {
   client_id?: string | null | undefined;
   client?: InlineClientInput | undefined;
+  walk_in?: boolean | undefined;
 }
 
 /** The client an invoice names (by id, or created with it), and its buyer snapshot. */
@@ -65,6 +66,9 @@ export async function resolveClient(
 ): Promise<{ client: ClientRow; buyer: PartySnapshot } | null> {
   if (choice.client_id && choice.client) {
     throw invalid(locale, { client: 'Send either client_id or client, not both.|Trimiteți fie client_id, fie client, nu amândouă.' });
+  }
+  if (choice.walk_in && (choice.client_id || choice.client)) {
+    throw invalid(locale, { walk_in: 'A walk-in sale has no client: send walk_in or a client, not both.|O vânzare fără client nu are client: trimiteți walk_in sau un client, nu amândouă.' });
   }
   if (choice.client_id) {
     const client = await findClient(trx, companyId, choice.client_id);
@@ -79,4 +83,6 @@ export async function resolveClient(
 }
 
 export const requireClient = (locale: Locale) =>
-  invalid(locale, { client_id: 'An issued invoice needs a client: send client_id or client.|O factură emisă are nevoie de un client: trimiteți client_id sau client.' });
+  invalid(locale, {
+    client_id: 'An issued invoice needs a buyer: send client_id, client, or walk_in: true for a person who gives no identification.|O factură emisă are nevoie de un cumpărător: trimiteți client_id, client sau walk_in: true pentru o persoană care nu se identifică.',
+  });

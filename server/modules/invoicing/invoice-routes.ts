@@ -8,7 +8,7 @@ import { DOCUMENT_TYPES } from '../../../shared/schemas/series';
 import {
   INVOICE_STATUSES, PAID_STATES, zInvoice, zInvoiceCreate, zInvoiceIssue, zInvoiceUpdate,
 } from '../../../shared/schemas/invoice';
-import type { Invoice } from '../../../shared/schemas/invoice';
+import { isWalkInBuyer, walkInBuyer, zPartySnapshot, type Invoice } from '../../../shared/schemas/invoice';
 import { AlreadyCreated, assignInvoiceNumber, checkDraftSeries, type AssignContext } from './invoice-numbering';
 import {
   findByLocalUuid, findInvoice, insertInvoice, invoiceViews, invoiceWithLines, INVOICE_EXPANSIONS,
@@ -73,7 +73,10 @@ const createInvoice = defineRoute({
   description:
     'An issued invoice takes a number: the reservation of `reservation_token` (with the owning `device_id`), the `number` the lock holder ' +
     'printed offline (with its `device_id`; continuity checked), or the next number of `series_id` (default: the primary series of the ' +
-    'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic. ' +
+    'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic; ' +
+    'an item with `price_includes_vat: true` is a shelf price: it costs exactly quantity x price (less its discount) and its VAT is ' +
+    'extracted per rate. The buyer is `client_id`, a new `client`, or `walk_in: true` for a person who gives no identification ' +
+    '(no client; the buyer is "Persoană fizică", e-Factura CNP 0000000000000); an issued invoice needs one of the three. ' +
     'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', create: true,
   body: zInvoiceCreate, response: zInvoice, errors: INVOICE_ERRORS,
@@ -86,17 +89,19 @@ const createInvoice = defineRoute({
         extra.is_draft = 'A draft takes no number: send neither reservation_token nor number.|O ciornă nu primește număr: nu trimiteți reservation_token sau number.';
       }
       const priced = await checkAndPrice(ctx.db, ctx.companyId, ctx.locale, { ...b, issue_date: issueDate }, extra);
-      if (!b.is_draft && !b.client_id && !b.client) throw requireClient(ctx.locale);
+      if (!b.is_draft && !b.client_id && !b.client && !b.walk_in) throw requireClient(ctx.locale);
       if (b.efactura_enabled) await assertEinvoicingReady(ctx.db, ctx.dialect, ctx.companyId);
       const created = await ctx.db.transaction().execute(async (trx) => {
         const resolved = await resolveClient(trx, ctx.companyId, ctx.locale, b, ctx.now);
+        // A walk-in sale names no client: its buyer is "Persoană fizică", frozen like any other.
+        const buyer = b.walk_in ? walkInBuyer() : (resolved?.buyer ?? null);
         const id = newId('inv');
         const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
         return insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: b.document_type,
           status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
-          clientId: resolved?.client.id ?? null, buyer: resolved?.buyer ?? null, currency: b.currency,
+          clientId: resolved?.client.id ?? null, buyer, currency: b.currency,
           exchangeRate: storedRate(b.currency, b.exchange_rate), language: b.language, reverseCharge: b.reverse_charge, priced,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
@@ -175,8 +180,15 @@ const updateInvoice = defineRoute({
       });
       if (b.efactura_enabled === true) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
       let client: { id: string | null; buyer: string | null; name: string | null } = { id: current.client_id, buyer: current.buyer_json, name: current.buyer_name };
-      if (b.client_id === null) client = { id: null, buyer: null, name: null };
-      else if (b.client_id !== undefined) {
+      if (b.walk_in && b.client_id) {
+        throw invalid(ctx.locale, { walk_in: 'A walk-in sale has no client: send walk_in or client_id, not both.|O vânzare fără client nu are client: trimiteți walk_in sau client_id, nu amândouă.' });
+      }
+      if (b.walk_in) {
+        const walkIn = walkInBuyer();
+        client = { id: null, buyer: JSON.stringify(walkIn), name: walkIn.name };
+      } else if (b.client_id === null || (b.client_id === undefined && b.walk_in === false && storedWalkIn(current.buyer_json))) {
+        client = { id: null, buyer: null, name: null };
+      } else if (b.client_id !== undefined) {
         const resolved = await resolveClient(trx, ctx.companyId, ctx.locale, { client_id: b.client_id }, ctx.now);
         client = { id: resolved!.client.id, buyer: JSON.stringify(resolved!.buyer), name: resolved!.buyer.name };
       }
@@ -210,6 +222,13 @@ const updateInvoice = defineRoute({
   },
 });
 
+/** The draft's stored buyer is a walk-in's (it then has no client to snapshot at issue). */
+function storedWalkIn(buyerJson: string | null): boolean {
+  if (!buyerJson) return false;
+  const parsed = zPartySnapshot.safeParse(JSON.parse(buyerJson));
+  return parsed.success && isWalkInBuyer(parsed.data);
+}
+
 /** The stored lines of a draft as wire input, so a PUT without `items` re-prices them with the new header. */
 async function currentItems(trx: Parameters<typeof findInvoice>[0], invoiceId: string) {
   const rows = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoiceId).orderBy('position').execute();
@@ -217,6 +236,7 @@ async function currentItems(trx: Parameters<typeof findInvoice>[0], invoiceId: s
     product_id: r.product_id, description: r.description, quantity: Number(r.quantity_milli) / 1000, unit: r.unit,
     unit_code: r.unit_code, price: Number(r.price_bani) / 100, vat_rate: Number(r.vat_rate_bp) / 100,
     discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category,
+    price_includes_vat: Number(r.price_includes_vat) === 1,
   }));
 }
 
@@ -244,9 +264,10 @@ const issueInvoice = defineRoute({
         }
         throw conflict('invoice_not_draft', 'id');
       }
-      if (!current.client_id) throw requireClient(ctx.locale);
-      const client = await findClient(trx, ctx.companyId, current.client_id);
-      if (!client) throw notFound('client_id');
+      const walkIn = !current.client_id && storedWalkIn(current.buyer_json);
+      if (!current.client_id && !walkIn) throw requireClient(ctx.locale);
+      const client = current.client_id ? await findClient(trx, ctx.companyId, current.client_id) : undefined;
+      if (current.client_id && !client) throw notFound('client_id');
       if (Number(current.efactura_enabled) === 1) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
       const issueDate = b.issue_date ?? todayAt(ctx.now);
       if (current.due_date && current.due_date < issueDate) {
@@ -257,7 +278,7 @@ const issueInvoice = defineRoute({
         { series_id: b.series_id ?? current.series_id, reservation_token: b.reservation_token, number: b.number, device_id: b.device_id },
         current.document_type, issueDate, current.id, current.client_local_uuid,
       );
-      const buyer = buyerSnapshot(client);
+      const buyer = client ? buyerSnapshot(client) : walkInBuyer();
       const next: InvoicesTable = {
         ...current, status: 'issued', series_id: assigned.series.id, series_name: assigned.series.name, year: assigned.year,
         number: assigned.number, full_number: assigned.full_number, issue_date: issueDate, buyer_json: JSON.stringify(buyer),

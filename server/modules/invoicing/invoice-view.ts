@@ -26,6 +26,7 @@ export function lineView(row: InvoiceLinesTable): InvoiceLine {
     unit: row.unit,
     unit_code: row.unit_code,
     price: fromBani(Number(row.price_bani)),
+    price_includes_vat: Number(row.price_includes_vat) === 1,
     vat_rate: bpToPercent(Number(row.vat_rate_bp)),
     discount_percent: bpToPercent(Number(row.discount_bp)),
     vat_exemption_reason: row.vat_exemption_reason,

@@ -18,6 +18,8 @@ export interface LineIntegers {
   discount_bp: number;
   vat_exemption_reason: string | null;
   vat_category: LineVatCategory | null;
+  /** `price_bani` includes VAT (a shelf price). */
+  price_includes_vat: boolean;
 }
 
 export interface Priced {
@@ -58,6 +60,7 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
       discount_bp: at('discount_percent', () => percentToBp(item.discount_percent)),
       vat_exemption_reason: item.vat_exemption_reason ?? null,
       vat_category: item.vat_category ?? null,
+      price_includes_vat: item.price_includes_vat,
     });
   });
   return { lines, problems };
@@ -68,6 +71,7 @@ export function price(lines: LineIntegers[], reverseCharge: boolean): Priced {
   const totals = computeTotals(
     lines.map((l) => ({
       quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
+      price_includes_vat: l.price_includes_vat,
     })),
     { reverse_charge: reverseCharge },
   );
@@ -83,6 +87,7 @@ export function lineRows(invoiceId: string, companyId: string, priced: Priced, n
       company_id: companyId,
       position: i + 1,
       ...line,
+      price_includes_vat: line.price_includes_vat ? 1 : 0,
       discount_bani: amounts.discount_bani,
       net_bani: amounts.net_bani,
       vat_bani: amounts.vat_bani,

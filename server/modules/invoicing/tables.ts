@@ -144,6 +144,8 @@ export interface InvoiceLinesTable {
   vat_exemption_reason: string | null;
   /** E, Z, K or G on a 0% line; null = E (and on every line with a rate above 0). Migration 0205. */
   vat_category: LineVatCategory | null;
+  /** 1 when `price_bani` includes VAT (a shelf price, computed per docs/shelf-prices.md). Migration 0230. */
+  price_includes_vat: number;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;
