@@ -29,7 +29,9 @@ export async function invoiceHtml(invoice: InvoiceView, settings: Settings | und
   };
   related.storno_of = await ref(invoice.storno_of);
   related.storno_by = await ref(invoice.storno_id);
-  return renderInvoiceHtml(invoiceForPrint(invoice), await currentSeller(settings), { related });
+  // Issued means frozen: the seller as it stood at issue, not as the profile reads today.
+  const seller = invoice.seller ? sellerFor(invoice.seller, settings) : await currentSeller(settings);
+  return renderInvoiceHtml(invoiceForPrint(invoice), seller, { related });
 }
 
 /** The chitanță with its payer's identification, from the client record or the paid invoice's buyer. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
 import { zClient, zClientCreate, zClientUpdate } from '../schemas/client';
 import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
-import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot } from '../schemas/invoice';
+import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
@@ -439,6 +439,8 @@ export const zInvoiceView = zInvoiceSummary.extend({
   /** When the goods were delivered or the service done, if not the issue date (art. 319 (20) d Cod fiscal). */
   delivery_date: z.string().nullable(),
   buyer: zPartySnapshot.nullable(),
+  /** The seller as it stood at issue; null on a draft and on invoices issued before it was kept. */
+  seller: zSellerSnapshot.nullable(),
   exchange_rate: z.number().nullable(),
   language: z.string(),
   reverse_charge: z.boolean(),
