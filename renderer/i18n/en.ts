@@ -585,4 +585,7 @@ export const en: Messages = {
   'dashboard.chartTitle': 'Sales over the last {days} days (lei, incl. VAT)',
   'dashboard.vatToday': 'VAT collected today, by rate',
   'dashboard.noSalesToday': 'No sales today.',
+  // e-Factura checks before numbering (efacturaCheck.*)
+  'efacturaCheck.language': 'en',
+  'efacturaCheck.refused': 'ANAF would refuse this invoice, so it took no number: {details}',
 };

@@ -588,4 +588,7 @@ export const ro = {
   'dashboard.chartTitle': 'Vânzări în ultimele {days} zile (lei, cu TVA)',
   'dashboard.vatToday': 'TVA colectată azi, pe cote',
   'dashboard.noSalesToday': 'Nicio vânzare azi.',
+  // e-Factura checks before numbering (efacturaCheck.*)
+  'efacturaCheck.language': 'ro',
+  'efacturaCheck.refused': 'ANAF ar respinge această factură, așa că nu a primit număr: {details}',
 } as const satisfies Record<string, string>;
