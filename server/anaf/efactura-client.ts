@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import { decodeXmlBytes } from '../efactura/xml-bytes';
 import { z } from 'zod';
 import { AnafError } from './errors';
 import { defaultHttpPolicy, errorForStatus, joinUrl, sendToAnaf, type AnafRequest, type AnafResponse, type HttpDeps, type HttpPolicy } from './http';
@@ -455,15 +456,24 @@ export function readAnswerZip(zip: Uint8Array, what = 'e-Factura ZIP'): Download
   } catch (cause) {
     throw new AnafError('protocol', `${what}: the ZIP cannot be read`, { cause });
   }
-  const decoder = new TextDecoder('utf-8');
+  const decode = (name: string, data: Uint8Array) => {
+    try {
+      return decodeXmlBytes(data);
+    } catch (cause) {
+      throw new AnafError('protocol', `${what}: ${name}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+  };
+  // Nothing is written to disk, but a name that climbs out of its folder marks a forged archive.
+  const escaping = Object.keys(entries).find((name) => name.startsWith('/') || /^[a-z]:/i.test(name) || name.split(/[\\/]/).includes('..'));
+  if (escaping) throw new AnafError('protocol', `${what}: the entry "${escaping}" points outside the archive's folder`);
   const files = Object.entries(entries)
     .filter(([name]) => !name.endsWith('/'))
     .map(([name, data]) => ({ name, data }));
   const signatureEntry = files.find((f) => /(^|\/)semnatura_[^/]*\.xml$/i.test(f.name));
   const mainEntry = files.find((f) => f !== signatureEntry && /\.xml$/i.test(f.name));
   if (!mainEntry) throw new AnafError('protocol', `${what}: no XML document in the ZIP`);
-  const main = { name: mainEntry.name, xml: decoder.decode(mainEntry.data) };
-  const signature = signatureEntry ? { name: signatureEntry.name, xml: decoder.decode(signatureEntry.data) } : undefined;
+  const main = { name: mainEntry.name, xml: decode(mainEntry.name, mainEntry.data) };
+  const signature = signatureEntry ? { name: signatureEntry.name, xml: decode(signatureEntry.name, signatureEntry.data) } : undefined;
   const root = parseXmlRoot(main.xml);
   if (!root) throw new AnafError('protocol', `${what}: ${main.name} is not well-formed XML`);
   if (root.name === 'header' && root.namespace === NS_INVOICE_ERRORS) {

@@ -1,5 +1,6 @@
 import { AnafError, type EfacturaClient, type EfacturaMessage } from '../../anaf/index';
-import { parseUblInvoice, UblParseError, type ParsedUblInvoice } from '../../efactura/index';
+import { UblParseError, type ParsedUblInvoice } from '../../efactura/index';
+import { parseEInvoice } from '../../efactura/cii-read';
 import type { Db } from '../../db/types';
 import { newId } from '../../platform/ids';
 import type { SupplierBillSyncResult } from '../../../shared/schemas/supplier-bill';
@@ -33,15 +34,15 @@ export interface ImportContext {
   now: number;
 }
 
-async function recordFailure(c: ImportContext, m: EfacturaMessage, error: string): Promise<void> {
+async function recordFailure(c: ImportContext, m: EfacturaMessage, error: string, original: { xml: string; signature: string | null } | null = null): Promise<void> {
   const values = {
     upload_index: m.id_solicitare, cif: m.cif, type: m.tip, details: m.detalii, creation_date: m.created_at ?? m.data_creare,
     seller_cif: m.seller_cif ?? null, status: 'failed' as const, error, updated_at: c.now,
   };
   await c.db
     .insertInto('efactura_messages')
-    .values({ company_id: c.companyId, environment: c.environment, message_id: m.id, ...values, xml: null, signature: null, created_at: c.now })
-    .onConflict((oc) => oc.columns(['company_id', 'environment', 'message_id']).doUpdateSet(values))
+    .values({ company_id: c.companyId, environment: c.environment, message_id: m.id, ...values, xml: original?.xml ?? null, signature: original?.signature ?? null, created_at: c.now })
+    .onConflict((oc) => oc.columns(['company_id', 'environment', 'message_id']).doUpdateSet(original ? { ...values, xml: original.xml, signature: original.signature } : values))
     .execute();
 }
 
@@ -179,10 +180,11 @@ async function importOne(c: ImportContext, anaf: EfacturaClient, m: EfacturaMess
   }
   let parsed: ParsedUblInvoice;
   try {
-    parsed = parseUblInvoice(xml);
+    parsed = parseEInvoice(xml);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    await recordFailure(c, m, text);
+    // What cannot be read is kept as it came, with the reason: never dropped.
+    await recordFailure(c, m, text, { xml, signature });
     return { billId: null, error: text };
   }
   return { billId: await importParsed(c, m, xml, signature, parsed), error: null };

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUblXml } from '../../../server/efactura/index';
 import { finish, seller as exampleSupplier } from '../../efactura/fixtures/documents';
@@ -174,6 +176,18 @@ describe.each(DIALECTS)('supplier bills from the SPV inbox on %s', (dialect) => 
     const res = await f.ok('POST', '/supplier-bills/sync', {});
     expect(res.body.data).toMatchObject({ listed: 1, imported: 0, failed: 1, errors: [{ message_id: bad.downloadId, error: 'missing document currency (DocumentCurrencyCode)' }] });
     expect((await f.ok('POST', '/supplier-bills/sync', {})).body.data).toMatchObject({ failed: 1, already_imported: 0 });
+    // Kept as it came, with the reason: never dropped.
+    const kept = await env.server.storage.db.selectFrom('efactura_messages').select(['status', 'error', 'xml']).where('company_id', '=', f.companyId).execute();
+    expect(kept).toEqual([{ status: 'failed', error: 'missing document currency (DocumentCurrencyCode)', xml: expect.stringContaining('<Invoice xmlns=') }]);
+  });
+
+  it('imports a bill in the CII syntax', async () => {
+    const f = await firm(env);
+    const cii = readFileSync(join(__dirname, '..', '..', 'efactura', 'corpus', 'cen-cii', 'CII_example2.xml'), 'utf8');
+    receive(f, cii);
+    const res = await f.ok('POST', '/supplier-bills/sync', {});
+    expect(res.body.data).toMatchObject({ listed: 1, imported: 1, failed: 0 });
+    expect(await countRows('supplier_bills', f.companyId)).toBe(1);
   });
 
   it('needs the OAuth link, and says when ANAF is down', async () => {
