@@ -588,4 +588,16 @@ export const en: Messages = {
   // e-Factura checks before numbering (efacturaCheck.*)
   'efacturaCheck.language': 'en',
   'efacturaCheck.refused': 'ANAF would refuse this invoice, so it took no number: {details}',
+  'efacturaClock.title': 'e-Factura deadlines',
+  'efacturaClock.help': 'An invoice is uploaded to RO e-Factura within 5 working days of its issue (weekends and public holidays do not count).',
+  'efacturaClock.summary': '{count} invoices must be uploaded to e-Factura soon or are past their deadline. Send them from the invoice.',
+  'efacturaClock.number': 'Invoice',
+  'efacturaClock.issued': 'Issued',
+  'efacturaClock.deadline': 'Deadline',
+  'efacturaClock.state': 'Status',
+  'efacturaClock.state.soon': 'Deadline near',
+  'efacturaClock.state.today': 'Last day today',
+  'efacturaClock.state.overdue': 'Past the deadline',
+  'efacturaClock.rejected': 'rejected by ANAF',
+  'efacturaClock.open': 'Open',
 };

@@ -591,4 +591,16 @@ export const ro = {
   // e-Factura checks before numbering (efacturaCheck.*)
   'efacturaCheck.language': 'ro',
   'efacturaCheck.refused': 'ANAF ar respinge această factură, așa că nu a primit număr: {details}',
+  'efacturaClock.title': 'Termene e-Factura',
+  'efacturaClock.help': 'O factură se încarcă în RO e-Factura în 5 zile lucrătoare de la emitere (fără weekend și sărbători legale).',
+  'efacturaClock.summary': '{count} facturi trebuie încărcate în e-Factura curând sau au depășit termenul. Trimiteți-le din fișa facturii.',
+  'efacturaClock.number': 'Factura',
+  'efacturaClock.issued': 'Emisă',
+  'efacturaClock.deadline': 'Termen',
+  'efacturaClock.state': 'Situație',
+  'efacturaClock.state.soon': 'Termenul se apropie',
+  'efacturaClock.state.today': 'Ultima zi azi',
+  'efacturaClock.state.overdue': 'Termen depășit',
+  'efacturaClock.rejected': 'respinsă de ANAF',
+  'efacturaClock.open': 'Deschide',
 } as const satisfies Record<string, string>;

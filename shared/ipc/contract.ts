@@ -407,6 +407,18 @@ export const zTotalsView = z.object({
   discount_bani: zBaniInt,
 });
 
+export const zEfacturaDeadline = z.object({
+  id: zLocalId,
+  full_number: z.string().nullable(),
+  issue_date: z.string(),
+  /** The last day to upload it to RO e-Factura. */
+  deadline: z.string(),
+  state: z.enum(['soon', 'today', 'overdue']),
+  efactura_status: z.string(),
+  efactura_enabled: z.boolean(),
+});
+export type EfacturaDeadline = z.infer<typeof zEfacturaDeadline>;
+
 export const zInvoiceSummary = z.object({
   id: zLocalId,
   document_type: z.enum(['fiscal', 'proforma']),
@@ -763,6 +775,8 @@ export const contract = {
   'sync.pause': spec({ input: zNone, output: zSyncStatus, mutates: ['sync'] }),
   'sync.resume': spec({ input: zNone, output: zSyncStatus, mutates: ['sync'] }),
 
+  /** Fiscal invoices not yet accepted by ANAF whose 5-working-day upload deadline is near, today or past. */
+  'efactura.deadlines': spec({ input: zNone, output: z.object({ today: z.string(), items: z.array(zEfacturaDeadline) }) }),
   /** What waits to be synced, what failed and why. Default: everything not done, oldest first. */
   'outbox.list': spec({
     input: z.object({ states: z.array(z.enum(OUTBOX_STATES)).optional(), ...zPage }).optional(),
