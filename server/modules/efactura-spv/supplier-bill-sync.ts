@@ -173,7 +173,8 @@ async function importOne(c: ImportContext, anaf: EfacturaClient, m: EfacturaMess
     signature = answer.signature?.xml ?? null;
   } catch (error) {
     // ANAF down is the whole sync's problem; one unreadable ZIP is this message's.
-    if (error instanceof AnafError && (error.kind === 'unavailable' || error.kind === 'timeout' || error.kind === 'auth')) throw error;
+    // A spent daily quota is this message's alone: it is tried again tomorrow, the others go on.
+    if (error instanceof AnafError && !error.quota && (error.kind === 'unavailable' || error.kind === 'timeout' || error.kind === 'auth')) throw error;
     const text = error instanceof AnafError ? anafDetail(error) : error instanceof Error ? error.message : String(error);
     await recordFailure(c, m, text);
     return { billId: null, error: text };
