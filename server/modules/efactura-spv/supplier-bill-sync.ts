@@ -1,6 +1,8 @@
 import { AnafError, type EfacturaClient, type EfacturaMessage } from '../../anaf/index';
 import { UblParseError, type ParsedUblInvoice } from '../../efactura/index';
 import { parseEInvoice } from '../../efactura/cii-read';
+import { todayInBucharest } from '../../../shared/dates';
+import { spvMessageExpiry } from '../../../shared/ro/working-days';
 import type { Db } from '../../db/types';
 import { newId } from '../../platform/ids';
 import type { SupplierBillSyncResult } from '../../../shared/schemas/supplier-bill';
@@ -196,8 +198,9 @@ export async function syncSupplierBills(services: EfacturaServices, c: ImportCon
   const anaf = requireAnaf(services, 'e-Factura').efactura(c.environment, c.companyId, tokenSource(services));
   const company = await c.db.selectFrom('companies').select('cui').where('id', '=', c.companyId).executeTakeFirstOrThrow();
   const result: SupplierBillSyncResult = {
-    object: 'supplier_bill_sync', environment: c.environment, listed: 0, imported: 0, already_imported: 0, failed: 0, bill_ids: [], errors: [], synced_at: c.now,
+    object: 'supplier_bill_sync', environment: c.environment, listed: 0, imported: 0, already_imported: 0, failed: 0, bill_ids: [], errors: [], expiring: [], synced_at: c.now,
   };
+  const today = todayInBucharest(new Date(c.now * 1000));
   try {
     const messages = await listReceived(anaf, company.cui, days, c.now);
     result.listed = messages.length;
@@ -221,6 +224,13 @@ export async function syncSupplierBills(services: EfacturaServices, c: ImportCon
       if (r.error) {
         result.failed += 1;
         result.errors.push({ message_id: m.id, error: r.error });
+        // ANAF deletes a message after 60 days: one still unread from day 45 is a warning, with its last day.
+        const created = /^(\d{4})(\d{2})(\d{2})/.exec(m.data_creare);
+        if (created) {
+          const day = `${created[1]}-${created[2]}-${created[3]}`;
+          const { expires, warnFrom } = spvMessageExpiry(day);
+          if (today >= warnFrom) result.expiring!.push({ message_id: m.id, created: day, expires, error: r.error });
+        }
       } else if (r.billId) {
         result.imported += 1;
         result.bill_ids.push(r.billId);

@@ -181,6 +181,18 @@ describe.each(DIALECTS)('supplier bills from the SPV inbox on %s', (dialect) => 
     expect(kept).toEqual([{ status: 'failed', error: 'missing document currency (DocumentCurrencyCode)', xml: expect.stringContaining('<Invoice xmlns=') }]);
   });
 
+  it('warns about an unread message that ANAF deletes soon (60 days), with its last day', async () => {
+    const f = await firm(env);
+    const bad = '<?xml version="1.0"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>';
+    const old = env.sim.state.addReceivedInvoice({ buyerCif: f.cui, sellerCif: SUPPLIER_CUI, xml: bad, env: 'prod', createdMs: env.clock.now() * 1000 - 50 * 86_400_000 });
+    receive(f, bad);
+    const res = await f.ok('POST', '/supplier-bills/sync', {});
+    expect(res.body.data.failed).toBe(2);
+    expect(res.body.data.expiring).toHaveLength(1);
+    expect(res.body.data.expiring[0]).toMatchObject({ message_id: old.downloadId, error: 'missing document currency (DocumentCurrencyCode)' });
+    expect(res.body.data.expiring[0].expires > res.body.data.expiring[0].created).toBe(true);
+  });
+
   it('imports a bill in the CII syntax', async () => {
     const f = await firm(env);
     const cii = readFileSync(join(__dirname, '..', '..', 'efactura', 'corpus', 'cen-cii', 'CII_example2.xml'), 'utf8');
