@@ -25,6 +25,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  // Upload deadlines change when an invoice is issued, sent or answered by ANAF (through sync).
+  efactura: ['invoices', 'sync'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

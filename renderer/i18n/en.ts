@@ -600,4 +600,5 @@ export const en: Messages = {
   'efacturaClock.state.overdue': 'Past the deadline',
   'efacturaClock.rejected': 'rejected by ANAF',
   'efacturaClock.open': 'Open',
+  'efacturaClock.uploadBy': 'To upload to e-Factura by {date} (5 working days)',
 };

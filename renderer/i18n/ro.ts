@@ -603,4 +603,5 @@ export const ro = {
   'efacturaClock.state.overdue': 'Termen depășit',
   'efacturaClock.rejected': 'respinsă de ANAF',
   'efacturaClock.open': 'Deschide',
+  'efacturaClock.uploadBy': 'De încărcat în e-Factura până la {date} (5 zile lucrătoare)',
 } as const satisfies Record<string, string>;

@@ -58,5 +58,10 @@ describe('e-Factura deadlines in the sync centre', () => {
     expect(text).toContain('respinsă de ANAF');
     expect(text).toMatch(/\d{2}\.\d{2}\.\d{4}/);
     await screenshot(page, 'sync-efactura-deadlines');
+
+    // Each invoice shows its own last day.
+    await page.click('[data-testid=efactura-deadline-row][data-state=soon] button');
+    const deadline = await page.waitForSelector('[data-testid=efactura-upload-deadline]');
+    expect(await deadline.textContent()).toMatch(/^De încărcat în e-Factura până la \d{2}\.\d{2}\.\d{4} \(5 zile lucrătoare\)$/);
   });
 });
