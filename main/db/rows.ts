@@ -102,6 +102,8 @@ export interface InvoiceRow {
   delivery_date: string | null;
   client_id: string | null;
   buyer: string | null;
+  /** The seller copied at issue (zSellerSnapshot JSON, desktop migration 0010); null on drafts and older rows. */
+  seller: string | null;
   currency: string;
   exchange_rate: number | null;
   language: string;

@@ -1,8 +1,9 @@
 import { discardItem, listOutbox, retryItem } from '../local/outbox-actions';
+import { efacturaDeadlines } from '../local/efactura-clock/deadlines';
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
-type SyncChannels = 'sync.status' | 'sync.now' | 'sync.pause' | 'sync.resume' | 'outbox.list' | 'outbox.retry' | 'outbox.discard';
+type SyncChannels = 'sync.status' | 'sync.now' | 'sync.pause' | 'sync.resume' | 'outbox.list' | 'outbox.retry' | 'outbox.discard' | 'efactura.deadlines';
 
 export function syncHandlers(s: MainServices): HandlerGroup<SyncChannels> {
   return {
@@ -10,6 +11,7 @@ export function syncHandlers(s: MainServices): HandlerGroup<SyncChannels> {
     'sync.now': () => s.engine.syncNow(),
     'sync.pause': () => s.engine.pause(),
     'sync.resume': () => s.engine.resume(),
+    'efactura.deadlines': () => efacturaDeadlines(s.ctx),
     'outbox.list': (input) => listOutbox(s.ctx, { states: input?.states, limit: input?.limit ?? 50, offset: input?.offset ?? 0 }),
     'outbox.retry': ({ id }) => {
       const item = retryItem(s.ctx, id);

@@ -152,7 +152,7 @@ export function listClients(ctx: LocalContext, input: { search?: string | undefi
 export function buyerSnapshot(row: ClientRow) {
   return {
     name: row.name, cui: row.cui, vat_payer: row.vat_payer === 1, reg_com: row.reg_com, cnp: row.cnp, address: row.address,
-    city: row.city, county: row.county, country: row.country, iban: row.iban, bank: row.bank,
+    city: row.city, county: row.county, country: row.country, iban: row.iban, bank: row.bank, postal_code: row.postal_code,
   };
 }
 

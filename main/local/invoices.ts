@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { bpToPercent, computeTotals, fromMilli, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
 import { fromBani } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
-import { isWalkInBuyer, lineVatCategory, walkInBuyer, zPartySnapshot, type LineVatCategory } from '../../shared/schemas/invoice';
+import { isWalkInBuyer, lineVatCategory, sellerSnapshotOf, walkInBuyer, zPartySnapshot, zSellerSnapshot, type LineVatCategory, type SellerSnapshot } from '../../shared/schemas/invoice';
+import { buildEInvoiceDocument, mustPassEFactura, NUMBER_NOT_YET_ASSIGNED } from '../../shared/efactura/invoice-document';
+import { companyProfile } from './settings';
 import { foldForSearch } from '../../shared/text/search-fold';
 import type { InvoiceLineRow, InvoiceRow } from '../db/rows';
 import { join, sql, type Sql } from '../db/sql';
@@ -243,6 +245,7 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
     numbering: row.numbering,
     delivery_date: row.delivery_date,
     buyer: parseBuyer(row.buyer),
+    seller: parseSeller(row.seller),
     exchange_rate: row.exchange_rate,
     language: row.language,
     reverse_charge: row.reverse_charge === 1,
@@ -321,6 +324,40 @@ function insertInvoice(
   writeLines(db, id, lines, totals);
 }
 
+function parseSeller(text: string | null): InvoiceView['seller'] {
+  if (!text) return null;
+  const parsed = zSellerSnapshot.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The e-Factura rules, offline, before the number is taken: the same shared code the service runs
+ * (shared/efactura), so an invoice numbered here is one the service, and ANAF, accept. Without the
+ * company profile (before the first sync) the seller is unknown and only the service can check.
+ * Returns the seller to keep on the invoice.
+ */
+function checkBeforeNumbering(db: ReadDb, invoice: InvoiceRow, buyer: z.infer<typeof zPartySnapshot> | null, status: 'issued' | 'storno', issueDate: string): SellerSnapshot | null {
+  const profile = companyProfile(db);
+  if (!profile) return null;
+  const seller = sellerSnapshotOf(profile);
+  if (!mustPassEFactura(invoice.document_type, invoice.efactura_enabled === 1, profile.missing_for_efactura.length === 0)) return seller;
+  const original = invoice.storno_of ? getInvoiceRow(db, invoice.storno_of) : undefined;
+  const { problems } = buildEInvoiceDocument({
+    number: NUMBER_NOT_YET_ASSIGNED, storno: status === 'storno', issue_date: issueDate, due_date: invoice.due_date,
+    delivery_date: invoice.delivery_date, currency: invoice.currency, exchange_rate: invoice.exchange_rate,
+    reverse_charge: invoice.reverse_charge === 1, payment_method: invoice.payment_method, observations: invoice.observations,
+    buyer, buyer_name: buyer?.name ?? null, seller,
+    lines: linesOf(db, invoice.id).map((l) => ({
+      position: l.position, description: l.description, quantity_milli: l.quantity_milli, unit_code: l.unit_code, price_bani: l.price_bani,
+      discount_bp: l.discount_bp, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, vat_rate_bp: l.vat_rate_bp,
+      vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === 1,
+    })),
+    original: original ? { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date } : null,
+  });
+  if (Object.keys(problems).length) throw invalidInput(problems);
+  return seller;
+}
+
 /** Gives `id` its number, buyer snapshot and issued state; the caller queues the request. */
 function applyNumber(db: WriteDb, ctx: LocalContext, id: string, seriesId: string, status: 'issued' | 'storno', issueDate?: string): { after: string[] } {
   const invoice = getInvoiceRow(db, id)!;
@@ -330,12 +367,16 @@ function applyNumber(db: WriteDb, ctx: LocalContext, id: string, seriesId: strin
   const series = getSeriesRow(db, seriesId);
   if (!series) throw invalidInput({ series_id: 'Unknown series|Serie necunoscută' });
   if (series.document_type !== invoice.document_type) throw invalidInput({ series_id: 'The series is for another document type|Seria este pentru alt tip de document' });
-  const taken = takeNumber(db, ctx, seriesId, id, issueDate ?? invoice.issue_date);
   const client = invoice.client_id ? getClientRow(db, invoice.client_id) : undefined;
+  // A walk-in sale keeps the "Persoană fizică" buyer its draft was given.
+  const buyer = client ? buyerSnapshot(client) : walkIn && invoice.buyer ? zPartySnapshot.parse(JSON.parse(invoice.buyer)) : null;
+  const seller = checkBeforeNumbering(db, invoice, buyer, status, issueDate ?? invoice.issue_date);
+  const taken = takeNumber(db, ctx, seriesId, id, issueDate ?? invoice.issue_date);
   const now = ctx.clock.now();
   db.run(sql`UPDATE invoices SET status = ${status}, series_id = ${seriesId}, series_name = ${series.name}, number = ${taken.number},
              full_number = ${taken.full_number}, numbering = ${taken.numbering}, reservation_token = ${taken.reservation_token},
-             issue_date = ${issueDate ?? invoice.issue_date}, buyer = ${client ? JSON.stringify(buyerSnapshot(client)) : walkIn ? invoice.buyer : null},
+             issue_date = ${issueDate ?? invoice.issue_date}, buyer = ${buyer ? JSON.stringify(buyer) : null},
+             seller = ${seller ? JSON.stringify(seller) : null},
              issued_at = ${now}, updated_at = ${now} WHERE id = ${id}`);
   return { after: taken.after };
 }

@@ -180,13 +180,13 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
   }));
   const numbering = inv.number === null ? null : local?.numbering ?? 'server';
   db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, series_id, series_name, number, full_number,
-             numbering, reservation_token, issue_date, due_date, delivery_date, client_id, buyer, currency, exchange_rate, language, reverse_charge,
+             numbering, reservation_token, issue_date, due_date, delivery_date, client_id, buyer, seller, currency, exchange_rate, language, reverse_charge,
              net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, paid_state, amount_paid_bani, payment_method, observations,
              storno_of, storno_id, converted_from, converted_to, efactura_enabled, spv_environment, efactura_status, device_id, is_deleted,
              issued_at, created_at, updated_at, server_updated_at)
              VALUES (${id}, ${inv.id}, ${inv.client_local_uuid}, ${inv.document_type}, ${inv.status}, ${inv.series_id}, ${inv.series_name},
              ${inv.number}, ${inv.full_number}, ${numbering}, ${local?.reservation_token ?? null}, ${inv.issue_date}, ${inv.due_date},
-             ${inv.delivery_date ?? null}, ${localIdOf(db, 'clients', inv.client_id)}, ${inv.buyer ? JSON.stringify(inv.buyer) : null}, ${inv.currency},
+             ${inv.delivery_date ?? null}, ${localIdOf(db, 'clients', inv.client_id)}, ${inv.buyer ? JSON.stringify(inv.buyer) : null}, ${inv.seller ? JSON.stringify(inv.seller) : null}, ${inv.currency},
              ${inv.exchange_rate}, ${inv.language}, ${inv.reverse_charge}, ${totals.net}, ${totals.vat}, ${totals.total},
              ${totals.discount}, ${JSON.stringify(breakdown)}, ${paid.state}, ${paid.amount}, ${inv.payment_method}, ${inv.observations},
              ${localIdOf(db, 'invoices', inv.storno_of)}, ${localIdOf(db, 'invoices', inv.storno_id)},
@@ -196,7 +196,8 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
              ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, document_type = excluded.document_type,
              status = excluded.status, series_id = excluded.series_id, series_name = excluded.series_name, number = excluded.number,
              full_number = excluded.full_number, numbering = excluded.numbering, issue_date = excluded.issue_date,
-             due_date = excluded.due_date, delivery_date = excluded.delivery_date, client_id = excluded.client_id, buyer = excluded.buyer, currency = excluded.currency,
+             due_date = excluded.due_date, delivery_date = excluded.delivery_date, client_id = excluded.client_id, buyer = excluded.buyer,
+             seller = COALESCE(excluded.seller, invoices.seller), currency = excluded.currency,
              exchange_rate = excluded.exchange_rate, language = excluded.language, reverse_charge = excluded.reverse_charge,
              net_bani = excluded.net_bani, vat_bani = excluded.vat_bani, total_bani = excluded.total_bani,
              discount_bani = excluded.discount_bani, vat_breakdown = excluded.vat_breakdown, paid_state = excluded.paid_state,

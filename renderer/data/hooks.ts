@@ -32,6 +32,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   bankAccounts: ['settings'],
   // Files made from the documents (the Contabilitate screen): what their changes make stale.
   accounting: ['invoices', 'receipts', 'purchases'],
+  // Upload deadlines change when an invoice is issued, sent or answered by ANAF (through sync).
+  efactura: ['invoices', 'sync'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

@@ -35,9 +35,17 @@ export function describeError(err: unknown, t: Translate): string {
   return describeIpcError(e, t);
 }
 
+/** Field paths of the e-Factura document (shared/efactura): what the checks before numbering name. */
+const EFACTURA_FIELD = /^(buyer|seller|items|vat_breakdown|totals|exchange_rate|delivery|payment|invoice)(\.|$)/;
+
 export function describeIpcError(e: IpcError, t: Translate): string {
   const key = KNOWN[e.code];
   if (key) return t(key);
+  const efactura = Object.entries(e.fields ?? {}).filter(([path]) => EFACTURA_FIELD.test(path));
+  if (e.code === 'invalid_payload' && efactura.length) {
+    const language = t('efacturaCheck.language') === 'en' ? 'en' : 'ro';
+    return t('efacturaCheck.refused', { details: efactura.map(([, message]) => inLanguage(message, language)).join(' ') });
+  }
   if (e.type === 'rate_limit_error') return t('error.rate_limited');
   return e.message;
 }

@@ -40,7 +40,9 @@ export async function invoiceHtml(invoice: InvoiceView, settings: Settings | und
   related.storno_by = await ref(invoice.storno_id);
   const { layout, logo } = await printSetup();
   const render = layout === '80mm' ? renderThermalInvoiceHtml : renderInvoiceHtml;
-  return render(invoiceForPrint(invoice), await currentSeller(settings, logo), { related });
+  // Issued means frozen: the seller as it stood at issue, not as the profile reads today (the logo is this device's).
+  const seller = invoice.seller ? { ...sellerFor(invoice.seller, settings), logo } : await currentSeller(settings, logo);
+  return render(invoiceForPrint(invoice), seller, { related });
 }
 
 /** The chitanță with its payer's identification, from the client record or the paid invoice's buyer. */

@@ -1,12 +1,13 @@
-import type { CompanyProfile } from '../../shared/schemas/efactura';
+import type { SellerSnapshot } from '../../shared/schemas/invoice';
 import { countyName } from '../lib/counties';
 import type { Seller } from './seller';
 
 /**
- * The seller block: the company profile when the host has it (after the first sync), else the name
- * and CUI the settings know, so a document still prints before then.
+ * The seller block: the seller an issued invoice kept, else the company profile when the host has it
+ * (after the first sync), else the name and CUI the settings know, so a document still prints before then.
+ * A company profile has every member of a seller snapshot.
  */
-export function sellerFor(profile: CompanyProfile | null | undefined, settings: { company: { name: string; cui: string } | null } | undefined): Seller {
+export function sellerFor(profile: Omit<SellerSnapshot, 'logo_ref'> | null | undefined, settings: { company: { name: string; cui: string } | null } | undefined): Seller {
   if (profile) {
     return {
       name: profile.name,

@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { ipc } from '../ipc';
 import { describeError, describeIpcError } from '../lib/errors';
 import { formatTimestamp } from '../lib/format';
+import { DeadlineWarnings } from './efactura-clock/DeadlineWarnings';
 
 type Progress = { phase: string; resource: string | null; done: number; total: number | null };
 
@@ -82,6 +83,7 @@ export function SyncScreen() {
           </button>
         </div>
       ) : null}
+      <DeadlineWarnings />
       <div className="toolbar">
         <button
           type="button"

@@ -1,4 +1,6 @@
 import { unzipSync } from 'fflate';
+import { decodeXmlBytes } from '../efactura/xml-bytes';
+import { ANAF_QUOTA_WORDS, quotaError, sharedQuotaLedger, type DailyQuotaLedger, type QuotaScope } from './daily-quota';
 import { z } from 'zod';
 import { AnafError } from './errors';
 import { defaultHttpPolicy, errorForStatus, joinUrl, sendToAnaf, type AnafRequest, type AnafResponse, type HttpDeps, type HttpPolicy } from './http';
@@ -44,6 +46,8 @@ export interface EfacturaClientOptions {
   publicBaseUrl?: string;
   http?: Partial<HttpPolicy>;
   httpDeps?: HttpDeps;
+  /** Daily per-message limits; default: the ledger the whole process shares. */
+  quota?: DailyQuotaLedger;
 }
 
 export interface UploadOptions {
@@ -243,6 +247,16 @@ export class EfacturaClient {
     this.policy = { ...defaultHttpPolicy, ...options.http };
   }
 
+  private get quota(): DailyQuotaLedger {
+    return this.options.quota ?? sharedQuotaLedger;
+  }
+
+  /** ANAF's "already N times today" answer becomes a quota error, and the ledger closes the message for the day. */
+  private quotaVerdict(scope: QuotaScope, id: string, messages: string[], what: string): never {
+    if (messages.some((m) => ANAF_QUOTA_WORDS.test(m))) throw quotaError(what, this.quota.exhaust(scope, id), messages);
+    throw anafVerdict(messages, what, { status: 200 });
+  }
+
   get environment(): EfacturaEnvironment {
     return this.options.environment;
   }
@@ -308,11 +322,12 @@ export class EfacturaClient {
   async messageStatus(uploadIndex: string, signal?: AbortSignal): Promise<MessageStatus> {
     const what = `e-Factura stareMesaj ${uploadIndex}`;
     const url = this.url('stareMesaj', { id_incarcare: uploadIndex });
+    this.quota.take('status', uploadIndex, what);
     const res = await this.authorized({ method: 'GET', url, idempotent: true, signal, headers: { accept: 'application/xml' } }, what);
     const { element } = expectHeader(res, NS_MESSAGE_STATE, what);
     const errors = errorMessages(element, 'Errors');
     const stare = attr(element, 'stare');
-    if (errors.length && !stare) throw anafVerdict(errors, what, { status: 200, url });
+    if (errors.length && !stare) this.quotaVerdict('status', uploadIndex, errors, what);
     switch (stare) {
       case 'ok':
       case 'nok': {
@@ -331,10 +346,11 @@ export class EfacturaClient {
   async download(downloadId: string, signal?: AbortSignal): Promise<DownloadResult> {
     const what = `e-Factura descarcare ${downloadId}`;
     const url = this.url('descarcare', { id: downloadId });
+    this.quota.take('download', downloadId, what);
     const res = await this.authorized({ method: 'GET', url, idempotent: true, signal }, what);
     if (!startsWith(res.body, ZIP_MAGIC)) {
       const err = downloadErrorSchema.safeParse(parseJson(res));
-      if (err.success) throw anafVerdict([err.data.eroare], what, { status: 200, url });
+      if (err.success) this.quotaVerdict('download', downloadId, [err.data.eroare], what);
       throw new AnafError('protocol', `${what}: neither a ZIP nor ANAF's JSON error`, { url });
     }
     return readAnswerZip(res.body, what);
@@ -455,15 +471,24 @@ export function readAnswerZip(zip: Uint8Array, what = 'e-Factura ZIP'): Download
   } catch (cause) {
     throw new AnafError('protocol', `${what}: the ZIP cannot be read`, { cause });
   }
-  const decoder = new TextDecoder('utf-8');
+  const decode = (name: string, data: Uint8Array) => {
+    try {
+      return decodeXmlBytes(data);
+    } catch (cause) {
+      throw new AnafError('protocol', `${what}: ${name}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+  };
+  // Nothing is written to disk, but a name that climbs out of its folder marks a forged archive.
+  const escaping = Object.keys(entries).find((name) => name.startsWith('/') || /^[a-z]:/i.test(name) || name.split(/[\\/]/).includes('..'));
+  if (escaping) throw new AnafError('protocol', `${what}: the entry "${escaping}" points outside the archive's folder`);
   const files = Object.entries(entries)
     .filter(([name]) => !name.endsWith('/'))
     .map(([name, data]) => ({ name, data }));
   const signatureEntry = files.find((f) => /(^|\/)semnatura_[^/]*\.xml$/i.test(f.name));
   const mainEntry = files.find((f) => f !== signatureEntry && /\.xml$/i.test(f.name));
   if (!mainEntry) throw new AnafError('protocol', `${what}: no XML document in the ZIP`);
-  const main = { name: mainEntry.name, xml: decoder.decode(mainEntry.data) };
-  const signature = signatureEntry ? { name: signatureEntry.name, xml: decoder.decode(signatureEntry.data) } : undefined;
+  const main = { name: mainEntry.name, xml: decode(mainEntry.name, mainEntry.data) };
+  const signature = signatureEntry ? { name: signatureEntry.name, xml: decode(signatureEntry.name, signatureEntry.data) } : undefined;
   const root = parseXmlRoot(main.xml);
   if (!root) throw new AnafError('protocol', `${what}: ${main.name} is not well-formed XML`);
   if (root.name === 'header' && root.namespace === NS_INVOICE_ERRORS) {

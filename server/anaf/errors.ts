@@ -25,6 +25,8 @@ export class AnafError extends Error {
   readonly url: string | undefined;
   readonly attempts: number | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** Set when ANAF's daily limit for a message is spent (server/anaf/daily-quota.ts): wait for tomorrow. */
+  quota?: { scope: 'status' | 'download'; id: string; limit: number; day: string };
 
   constructor(kind: AnafErrorKind, message: string, options: AnafErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

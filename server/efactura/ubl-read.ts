@@ -13,7 +13,7 @@ import { CNP_NOT_GIVEN } from './document';
 const NS_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const NS_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
 
-export type UblParseErrorCode = 'not_xml' | 'not_ubl' | 'missing_field' | 'bad_value';
+export type UblParseErrorCode = 'not_xml' | 'not_ubl' | 'missing_field' | 'bad_value' | 'too_large';
 
 export class UblParseError extends Error {
   constructor(
@@ -109,19 +109,19 @@ export type ParsedUblInvoice = z.infer<typeof parsedUblInvoiceSchema>;
 
 // ---- generic access to the parsed tree, by local name (prefixes vary between producers) ----
 
-type XmlObject = { [key: string]: unknown };
+export type XmlObject = { [key: string]: unknown };
 
-function localName(name: string): string {
+export function localName(name: string): string {
   const i = name.indexOf(':');
   return i >= 0 ? name.slice(i + 1) : name;
 }
 
-function isObject(v: unknown): v is XmlObject {
+export function isObject(v: unknown): v is XmlObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** All children with this local name, in document order per name. */
-function kids(node: unknown, name: string): unknown[] {
+export function kids(node: unknown, name: string): unknown[] {
   if (!isObject(node)) return [];
   const out: unknown[] = [];
   for (const [k, v] of Object.entries(node)) {
@@ -133,7 +133,7 @@ function kids(node: unknown, name: string): unknown[] {
 }
 
 /** First node at the end of a path of local names. */
-function at(node: unknown, ...path: string[]): unknown {
+export function at(node: unknown, ...path: string[]): unknown {
   let cur: unknown[] = [node];
   for (const step of path) {
     cur = cur.flatMap((n) => kids(n, step));
@@ -142,7 +142,7 @@ function at(node: unknown, ...path: string[]): unknown {
   return cur[0];
 }
 
-function textOf(node: unknown): string | null {
+export function textOf(node: unknown): string | null {
   if (node === undefined || node === null) return null;
   if (typeof node === 'string') return node.trim();
   if (typeof node === 'number' || typeof node === 'boolean') return String(node);
@@ -153,18 +153,18 @@ function textOf(node: unknown): string | null {
   return null;
 }
 
-function textAt(node: unknown, ...path: string[]): string | null {
+export function textAt(node: unknown, ...path: string[]): string | null {
   const t = textOf(at(node, ...path));
   return t === null || t === '' ? null : t;
 }
 
-function attrOf(node: unknown, name: string): string | null {
+export function attrOf(node: unknown, name: string): string | null {
   if (!isObject(node)) return null;
   const v = node[`@_${name}`];
   return v === undefined ? null : String(v);
 }
 
-function required(node: unknown, what: string, ...path: string[]): string {
+export function required(node: unknown, what: string, ...path: string[]): string {
   const t = textAt(node, ...path);
   if (t === null) throw new UblParseError('missing_field', `missing ${what} (${path.join('/')})`);
   return t;
@@ -172,7 +172,7 @@ function required(node: unknown, what: string, ...path: string[]): string {
 
 // ---- decimals to scaled integers, exact (no floating point) ----
 
-function toScaledBig(text: string, decimals: number, what: string): bigint {
+export function toScaledBig(text: string, decimals: number, what: string): bigint {
   const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(text.trim());
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) throw new UblParseError('bad_value', `${what} is not a decimal number: "${text}"`);
   const frac = m[3] ?? '';
@@ -183,21 +183,21 @@ function toScaledBig(text: string, decimals: number, what: string): bigint {
   return m[1] === '-' ? -abs : abs;
 }
 
-function toSafe(v: bigint, what: string): number {
+export function toSafe(v: bigint, what: string): number {
   const n = Number(v);
   if (!Number.isSafeInteger(n)) throw new UblParseError('bad_value', `${what} is out of range`);
   return n;
 }
 
-function toScaled(text: string, decimals: number, what: string): number {
+export function toScaled(text: string, decimals: number, what: string): number {
   return toSafe(toScaledBig(text, decimals, what), what);
 }
 
-function bani(text: string | null, what: string): number {
+export function bani(text: string | null, what: string): number {
   return text === null ? 0 : toScaled(text, 2, what);
 }
 
-function divRound(a: bigint, b: bigint): bigint {
+export function divRound(a: bigint, b: bigint): bigint {
   const neg = a < 0n !== b < 0n;
   const aa = a < 0n ? -a : a;
   const bb = b < 0n ? -b : b;
@@ -207,14 +207,21 @@ function divRound(a: bigint, b: bigint): bigint {
 
 // ---- parties ----
 
-function digitsOfCui(s: string): string | null {
+export function digitsOfCui(s: string): string | null {
   const m = /^(?:RO)?\s*(\d{2,10})$/i.exec(s.replace(/\s+/g, ''));
   return m ? m[1]! : null;
 }
 
 function readParty(p: unknown, role: 'supplier' | 'customer'): z.infer<typeof partySchema> {
   const schemes = kids(p, 'PartyTaxScheme');
-  const isVatScheme = (s: unknown) => (textAt(s, 'TaxScheme', 'ID') ?? '').toUpperCase() === 'VAT';
+  // An empty or missing TaxScheme/ID says nothing about VAT: the id itself decides (a country prefix
+  // is a VAT id). Only a scheme that names something else (TAX, FC) marks a non-VAT tax id.
+  const isVatScheme = (s: unknown) => {
+    const scheme = (textAt(s, 'TaxScheme', 'ID') ?? '').toUpperCase();
+    if (scheme === 'VAT') return true;
+    if (scheme !== '') return false;
+    return /^[A-Z]{2}/i.test((textAt(s, 'CompanyID') ?? '').replace(/\s+/g, ''));
+  };
   const vatRaw = schemes.filter(isVatScheme).map((s) => textAt(s, 'CompanyID')).find((x) => x !== null) ?? null;
   const otherTax = schemes.filter((s) => !isVatScheme(s)).map((s) => textAt(s, 'CompanyID')).find((x) => x !== null) ?? null;
   const legalId = textAt(p, 'PartyLegalEntity', 'CompanyID');
@@ -266,7 +273,7 @@ function readParty(p: unknown, role: 'supplier' | 'customer'): z.infer<typeof pa
   };
 }
 
-function percentToBp(t: string | null): number {
+export function percentToBp(t: string | null): number {
   return t === null ? 0 : toScaled(t, 2, 'VAT percent');
 }
 
@@ -290,11 +297,22 @@ const parser = new XMLParser({
  * Parses a supplier e-Factura. Throws UblParseError: not_xml (not well-formed), not_ubl (some
  * other document), missing_field or bad_value (a UBL document we cannot take amounts from).
  */
-export function parseUblInvoice(xml: string): ParsedUblInvoice {
-  if (typeof xml !== 'string' || xml.trim() === '') throw new UblParseError('not_xml', 'empty input: expected a UBL Invoice or CreditNote XML');
+/** The largest e-Factura we read: well above ANAF's upload limit, and bounded so one file cannot exhaust memory. */
+export const MAX_EINVOICE_CHARS = 50 * 1024 * 1024;
+
+export interface XmlRoot {
+  root: unknown;
+  local: string;
+  ns: string | null;
+}
+
+/** Parses safely (no DTD, no entities, bounded size) and names the root element with its namespace. */
+export function parseXmlRootSafely(xml: string): XmlRoot {
+  if (typeof xml !== 'string' || xml.trim() === '') throw new UblParseError('not_xml', 'empty input: expected an e-Factura XML (UBL Invoice, CreditNote or CII)');
+  if (xml.length > MAX_EINVOICE_CHARS) throw new UblParseError('too_large', `the XML has ${xml.length} characters; at most ${MAX_EINVOICE_CHARS} are read`);
   const body = xml.replace(/^\uFEFF/, '');
-  // UBL never needs a DTD; refusing one rules out entity-expansion tricks entirely.
-  if (/<!DOCTYPE/i.test(body)) throw new UblParseError('not_xml', 'XML with a DOCTYPE is not accepted as e-Factura');
+  // e-Factura never needs a DTD; refusing one rules out entity-expansion and external-entity tricks entirely.
+  if (/<!DOCTYPE|<!ENTITY/i.test(body)) throw new UblParseError('not_xml', 'XML with a DOCTYPE or an entity declaration is not accepted as e-Factura');
   const wellFormed = XMLValidator.validate(body);
   if (wellFormed !== true) {
     const e = wellFormed.err;
@@ -304,9 +322,15 @@ export function parseUblInvoice(xml: string): ParsedUblInvoice {
   const rootName = isObject(tree) ? Object.keys(tree).find((k) => !k.startsWith('?') && !k.startsWith('#')) : undefined;
   if (!rootName || !isObject(tree)) throw new UblParseError('not_ubl', 'no root element');
   const root = tree[rootName];
-  const local = localName(rootName);
   const prefix = rootName.includes(':') ? rootName.slice(0, rootName.indexOf(':')) : null;
-  const ns = attrOf(root, prefix ? `xmlns:${prefix}` : 'xmlns');
+  return { root, local: localName(rootName), ns: attrOf(root, prefix ? `xmlns:${prefix}` : 'xmlns') };
+}
+
+export function parseUblInvoice(xml: string): ParsedUblInvoice {
+  return readUbl(parseXmlRootSafely(xml));
+}
+
+export function readUbl({ root, local, ns }: XmlRoot): ParsedUblInvoice {
   const kind = local === 'Invoice' && ns === NS_INVOICE ? 'invoice' : local === 'CreditNote' && ns === NS_CREDIT_NOTE ? 'credit_note' : null;
   if (!kind) {
     throw new UblParseError('not_ubl', `root element is ${local}${ns ? ` in namespace ${ns}` : ' without a namespace'}; expected a UBL 2.1 Invoice or CreditNote`);

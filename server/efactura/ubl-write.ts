@@ -147,7 +147,18 @@ function taxCategory(name: string, category: string, rateBp: number, reasonCode?
 
 /** Generates the UBL XML. Throws EInvoiceDocumentError (with every issue) for an invalid document. */
 export function toUblXml(input: EInvoiceDocument): string {
-  const d = parseEInvoiceDocument(input);
+  return writeUbl(parseEInvoiceDocument(input));
+}
+
+/**
+ * Writes a document WITHOUT the rule check: only for tests that show the official validators refuse
+ * what our rules refuse (a refused document must never reach ANAF, so production code never calls it).
+ */
+export function toUblXmlUnchecked(d: EInvoiceDocument): string {
+  return writeUbl(d as ParsedEInvoiceDocument);
+}
+
+function writeUbl(d: ParsedEInvoiceDocument): string {
   const isCredit = d.kind === 'credit_note';
   const cur = { currencyID: d.currency };
   const amount = (name: string, v: number, attrs = cur) => el(name, formatAmount(v), attrs);
@@ -241,6 +252,7 @@ export function toUblXml(input: EInvoiceDocument): string {
     opt('cbc:Note', d.note),
     el('cbc:DocumentCurrencyCode', d.currency),
     foreign ? el('cbc:TaxCurrencyCode', 'RON') : null,
+    d.tax_point_code ? el('cac:InvoicePeriod', [el('cbc:DescriptionCode', d.tax_point_code)]) : null,
     d.order_reference ? el('cac:OrderReference', [el('cbc:ID', d.order_reference)]) : null,
     d.billing_reference
       ? el('cac:BillingReference', [

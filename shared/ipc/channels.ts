@@ -24,6 +24,7 @@ export const CHANNELS = [
   'outbox.list',
   'outbox.retry',
   'outbox.discard',
+  'efactura.deadlines',
   'invoices.list',
   'invoices.get',
   'invoices.saveDraft',

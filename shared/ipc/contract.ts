@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
 import { zClient, zClientCreate, zClientUpdate } from '../schemas/client';
 import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
-import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot } from '../schemas/invoice';
+import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
@@ -431,6 +431,18 @@ export const zTotalsView = z.object({
   discount_bani: zBaniInt,
 });
 
+export const zEfacturaDeadline = z.object({
+  id: zLocalId,
+  full_number: z.string().nullable(),
+  issue_date: z.string(),
+  /** The last day to upload it to RO e-Factura. */
+  deadline: z.string(),
+  state: z.enum(['soon', 'today', 'overdue']),
+  efactura_status: z.string(),
+  efactura_enabled: z.boolean(),
+});
+export type EfacturaDeadline = z.infer<typeof zEfacturaDeadline>;
+
 export const zInvoiceSummary = z.object({
   id: zLocalId,
   document_type: z.enum(['fiscal', 'proforma']),
@@ -463,6 +475,8 @@ export const zInvoiceView = zInvoiceSummary.extend({
   /** When the goods were delivered or the service done, if not the issue date (art. 319 (20) d Cod fiscal). */
   delivery_date: z.string().nullable(),
   buyer: zPartySnapshot.nullable(),
+  /** The seller as it stood at issue; null on a draft and on invoices issued before it was kept. */
+  seller: zSellerSnapshot.nullable(),
   exchange_rate: z.number().nullable(),
   language: z.string(),
   reverse_charge: z.boolean(),
@@ -785,6 +799,8 @@ export const contract = {
   'sync.pause': spec({ input: zNone, output: zSyncStatus, mutates: ['sync'] }),
   'sync.resume': spec({ input: zNone, output: zSyncStatus, mutates: ['sync'] }),
 
+  /** Fiscal invoices not yet accepted by ANAF whose 5-working-day upload deadline is near, today or past. */
+  'efactura.deadlines': spec({ input: zNone, output: z.object({ today: z.string(), items: z.array(zEfacturaDeadline) }) }),
   /** What waits to be synced, what failed and why. Default: everything not done, oldest first. */
   'outbox.list': spec({
     input: z.object({ states: z.array(z.enum(OUTBOX_STATES)).optional(), ...zPage }).optional(),

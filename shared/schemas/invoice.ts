@@ -125,6 +125,8 @@ export const zPartySnapshot = z.object({
    * 13 zeros ANAF provides for the buyer's code and the place of sale as the address (docs/api-decisions.md).
    */
   walk_in: z.boolean().optional(),
+  /** BT-53. Absent in snapshots taken before it was copied. */
+  postal_code: z.string().nullable().optional(),
 });
 
 /** The buyer of a walk-in sale, as frozen on the document: "Persoană fizică", nothing else known. */
@@ -138,6 +140,43 @@ export function walkInBuyer(): z.infer<typeof zPartySnapshot> {
 /** True for the buyer snapshot of a walk-in sale. */
 export function isWalkInBuyer(buyer: { walk_in?: boolean | undefined } | null | undefined): boolean {
   return buyer?.walk_in === true;
+}
+
+/**
+ * The seller as it stood when the invoice was issued: the company profile copied at issue, so a
+ * later edit of the profile changes neither the printout nor the e-Factura XML of an issued invoice.
+ */
+export const zSellerSnapshot = z.object({
+  name: z.string(),
+  cui: z.string(),
+  vat_payer: z.boolean(),
+  vat_id: z.string().nullable(),
+  reg_com: z.string().nullable(),
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  county_code: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  country_code: z.string(),
+  iban: z.string().nullable(),
+  bank: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  capital_social_bani: z.number().int().nullable(),
+  /** "TVA la încasare" (art. 282 Cod fiscal) applied when the invoice was issued. */
+  vat_on_collection: z.boolean(),
+  /** Which logo the printout showed (a content hash or file name), when the firm has one. */
+  logo_ref: z.string().nullable().optional(),
+});
+export type SellerSnapshot = z.infer<typeof zSellerSnapshot>;
+
+/** The members of a company profile that an issued document keeps. */
+export function sellerSnapshotOf(p: Omit<SellerSnapshot, 'logo_ref'> & { logo_ref?: string | null | undefined }): SellerSnapshot {
+  return {
+    name: p.name, cui: p.cui, vat_payer: p.vat_payer, vat_id: p.vat_id, reg_com: p.reg_com, street: p.street, city: p.city,
+    county_code: p.county_code, postal_code: p.postal_code, country_code: p.country_code, iban: p.iban, bank: p.bank,
+    email: p.email, phone: p.phone, capital_social_bani: p.capital_social_bani, vat_on_collection: p.vat_on_collection,
+    logo_ref: p.logo_ref ?? null,
+  };
 }
 
 export const zInvoice = z.object({
@@ -161,6 +200,8 @@ export const zInvoice = z.object({
   delivery_date: z.string().nullable().optional(),
   client_id: z.string().nullable(),
   buyer: zPartySnapshot.nullable(),
+  /** Our addition: the seller copied at issue (null on a draft, and on invoices issued before it was kept). */
+  seller: zSellerSnapshot.nullable().optional(),
   currency: z.string(),
   exchange_rate: z.number().nullable(),
   language: z.string(),

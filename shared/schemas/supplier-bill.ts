@@ -162,6 +162,11 @@ export const zSupplierBillSyncResult = z.object({
   failed: z.number().int(),
   bill_ids: z.array(z.string()),
   errors: z.array(z.object({ message_id: z.string(), error: z.string() })),
+  /**
+   * Our addition: messages still not imported that ANAF deletes soon (it keeps them 60 days; listed here
+   * from day 45), with the last day they can be downloaded. Absent from older servers.
+   */
+  expiring: z.array(z.object({ message_id: z.string(), created: z.string(), expires: z.string(), error: z.string().nullable() })).optional(),
   synced_at: zTimestamp,
 });
 export type SupplierBillSyncResult = z.infer<typeof zSupplierBillSyncResult>;

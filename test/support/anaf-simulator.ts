@@ -31,6 +31,9 @@ export interface AnafSimulatorOptions {
   spvCifs?: string[];
   /** Send PlatitorTvaRest's documented `cod`/`message` envelope (the live service omits it). */
   tvaEnvelope?: boolean;
+  /** ANAF's daily limits per message: downloads (10) and state checks (100); past them the quota answer, with HTTP 200. */
+  downloadsPerDay?: number;
+  statusChecksPerDay?: number;
 }
 
 type Env = 'test' | 'prod';
@@ -108,6 +111,15 @@ export class AnafSimulatorState {
   readonly requests: LoggedRequest[] = [];
   readonly uploads = new Map<string, Upload>();
   readonly downloads = new Map<string, Download>();
+  /** Calls today per `status:<id>` / `download:<id>` (the simulator lives less than a day). */
+  readonly quotaUsed = new Map<string, number>();
+  /** Counts a call; true when it is over the day's limit. */
+  overQuota(kind: 'status' | 'download', id: string): boolean {
+    const key = `${kind}:${id}`;
+    const n = (this.quotaUsed.get(key) ?? 0) + 1;
+    this.quotaUsed.set(key, n);
+    return n > (kind === 'status' ? this.options.statusChecksPerDay : this.options.downloadsPerDay);
+  }
   readonly messages: SimMessage[] = [];
   readonly companies = new Map<number, CompanyFixture>();
   readonly balanceSheets = new Map<string, BilantFixture>();
@@ -131,6 +143,8 @@ export class AnafSimulatorState {
       refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? 365 * 86_400,
       pageSize: options.pageSize ?? 500,
       tvaEnvelope: options.tvaEnvelope ?? true,
+      downloadsPerDay: options.downloadsPerDay ?? 10,
+      statusChecksPerDay: options.statusChecksPerDay ?? 100,
     };
     for (const c of companyFixtures) this.companies.set(c.cui, c);
     for (const b of bilantFixtures) this.balanceSheets.set(`${b.cui}:${b.an}`, b);
@@ -510,6 +524,8 @@ function handleStatus(state: AnafSimulatorState, env: Env, url: URL, res: Server
   const u = state.uploads.get(id);
   if (!u || u.env !== env) return stateError(res, `Nu exista factura cu id_incarcare= ${id}`);
   if (!state.spvCifs.has(u.cif)) return stateError(res, `Nu aveti dreptul de inteorgare pentru id_incarcare= ${id}`);
+  // Modelled on ANAF's download quota words (the state-check wording is not published; the pattern is the same).
+  if (state.overQuota('status', id)) return stateError(res, `S-au facut deja ${state.options.statusChecksPerDay} interogari la mesajul cu id_incarcare=${id} in cursul zilei`);
   u.polls++;
   if (!u.final && u.polls <= state.options.pollsBeforeDone) {
     return sendXml(res, `<header xmlns="${NS_STATE}" stare="in prelucrare"/>`);
@@ -526,6 +542,8 @@ function handleDownload(state: AnafSimulatorState, env: Env, url: URL, res: Serv
   if (!/^\d+$/.test(id)) return fail(`Id descarcare introdus= ${id} nu este un numar intreg`);
   const d = state.downloads.get(id);
   if (!d || d.env !== env) return fail(`Pentru id=${id} nu exista inregistrata nici o factura`);
+  // ANAF's own words, with HTTP 200, once a message was downloaded its daily number of times.
+  if (state.overQuota('download', id)) return fail(`S-au facut deja ${state.options.downloadsPerDay} descarcari la mesajul cu id_descarcare=${id} in cursul zilei`);
   send(res, 200, 'application/zip', state.answerZip(d), { 'content-disposition': `attachment; filename="${id}.zip"` });
 }
 

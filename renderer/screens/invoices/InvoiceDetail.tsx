@@ -14,6 +14,7 @@ import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
 import { isWalkInBuyer } from '../../../shared/schemas/invoice';
+import { efacturaUploadDeadline } from '../../../shared/ro/working-days';
 
 type Dialog = null | 'issue' | 'storno' | 'discard' | 'receipt' | 'payment' | 'convert' | 'spv';
 
@@ -138,6 +139,11 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                 <dt>e-Factura</dt>
                 <dd>
                   <EfacturaBadge status={invoice.efactura_status} /> <span className="muted small">{invoice.spv_environment === 'test' ? t('settings.efactura.test') : t('settings.efactura.live')}</span>
+                  {canSend ? (
+                    <div className="small" data-testid="efactura-upload-deadline">
+                      {t('efacturaClock.uploadBy', { date: formatDate(efacturaUploadDeadline(invoice.issue_date)) })}
+                    </div>
+                  ) : null}
                 </dd>
               </dl>
             </div>

@@ -1,5 +1,6 @@
 import { AnafError, AnafOAuthError } from '../../anaf/index';
 import { ApiError } from '../../platform/errors';
+import './messages';
 
 /** A short, caller-safe description of an ANAF failure: ANAF's own words when it gave some. */
 export function anafDetail(error: AnafError): string {
@@ -22,6 +23,15 @@ export function toApiError(error: unknown): unknown {
   }
   if (error instanceof AnafError) {
     if (error.kind === 'auth') return new ApiError(400, 'configuration_error', 'oauth_reconsent_required');
+    if (error.quota) {
+      const q = error.quota;
+      return new ApiError(429, 'rate_limit_error', 'anaf_quota_reached', {
+        vars: {
+          limit: String(q.limit), id: q.id,
+          what: q.scope === 'download' ? 'downloads' : 'status checks', what_ro: q.scope === 'download' ? 'descărcări' : 'verificări de stare',
+        },
+      });
+    }
     if (error.kind === 'timeout') return new ApiError(504, 'api_error', 'anaf_timeout', { vars: { detail: anafDetail(error) } });
     return new ApiError(502, 'api_error', 'anaf_unavailable', { vars: { detail: anafDetail(error) } });
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EfacturaClient, PublicDataClient, type EfacturaEnvironment, type HttpPolicy } from '../../anaf/index';
 import type { Clock } from '../../platform/clock';
+import { DailyQuotaLedger } from '../../anaf/daily-quota';
 import type { AnafServices } from '../../platform/services';
 
 export interface AnafServicesOptions {
@@ -29,6 +30,8 @@ export function createAnafServices(options: AnafServicesOptions): AnafServices {
         clock: options.clock,
       }
     : null;
+  // ANAF counts per message whichever request asks: one ledger for every client these services make.
+  const quota = new DailyQuotaLedger(() => new Date(options.clock.now() * 1000));
   return {
     oauth,
     efactura: (environment, companyId, tokens) =>
@@ -39,6 +42,7 @@ export function createAnafServices(options: AnafServicesOptions): AnafServices {
         ...(options.efacturaBaseUrls ? { baseUrls: options.efacturaBaseUrls } : {}),
         ...(options.pdfBaseUrl ? { publicBaseUrl: options.pdfBaseUrl } : {}),
         ...(options.http ? { http: options.http } : {}),
+        quota,
       }),
     publicData: new PublicDataClient({
       ...(options.publicBaseUrl ? { baseUrl: options.publicBaseUrl } : {}),

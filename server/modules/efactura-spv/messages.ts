@@ -36,6 +36,10 @@ addMessages({
     en: 'The stored ANAF authorization cannot be decrypted with this server’s ANAF_TOKEN_KEY. Link the company with ANAF again.',
     ro: 'Autorizarea ANAF salvată nu poate fi decriptată cu ANAF_TOKEN_KEY al acestui server. Legați din nou firma cu ANAF.',
   },
+  anaf_quota_reached: {
+    en: 'ANAF allows {limit} {what} a day for one message, and today\'s are used up for message {id}. Nothing was lost: try again tomorrow; we do not ask ANAF again before then.',
+    ro: 'ANAF permite {limit} {what_ro} pe zi pentru un mesaj, iar cele de azi pentru mesajul {id} s-au epuizat. Nu s-a pierdut nimic: reîncercați mâine; până atunci nu mai întrebăm ANAF.',
+  },
   anaf_unavailable: {
     en: 'ANAF could not be reached or answered with an error: {detail}',
     ro: 'ANAF nu a putut fi contactat sau a răspuns cu o eroare: {detail}',

@@ -1,5 +1,8 @@
 import { AnafError, type EfacturaClient, type EfacturaMessage } from '../../anaf/index';
-import { parseUblInvoice, UblParseError, type ParsedUblInvoice } from '../../efactura/index';
+import { UblParseError, type ParsedUblInvoice } from '../../efactura/index';
+import { parseEInvoice } from '../../efactura/cii-read';
+import { todayInBucharest } from '../../../shared/dates';
+import { spvMessageExpiry } from '../../../shared/ro/working-days';
 import type { Db } from '../../db/types';
 import { newId } from '../../platform/ids';
 import type { SupplierBillSyncResult } from '../../../shared/schemas/supplier-bill';
@@ -33,15 +36,15 @@ export interface ImportContext {
   now: number;
 }
 
-async function recordFailure(c: ImportContext, m: EfacturaMessage, error: string): Promise<void> {
+async function recordFailure(c: ImportContext, m: EfacturaMessage, error: string, original: { xml: string; signature: string | null } | null = null): Promise<void> {
   const values = {
     upload_index: m.id_solicitare, cif: m.cif, type: m.tip, details: m.detalii, creation_date: m.created_at ?? m.data_creare,
     seller_cif: m.seller_cif ?? null, status: 'failed' as const, error, updated_at: c.now,
   };
   await c.db
     .insertInto('efactura_messages')
-    .values({ company_id: c.companyId, environment: c.environment, message_id: m.id, ...values, xml: null, signature: null, created_at: c.now })
-    .onConflict((oc) => oc.columns(['company_id', 'environment', 'message_id']).doUpdateSet(values))
+    .values({ company_id: c.companyId, environment: c.environment, message_id: m.id, ...values, xml: original?.xml ?? null, signature: original?.signature ?? null, created_at: c.now })
+    .onConflict((oc) => oc.columns(['company_id', 'environment', 'message_id']).doUpdateSet(original ? { ...values, xml: original.xml, signature: original.signature } : values))
     .execute();
 }
 
@@ -172,17 +175,19 @@ async function importOne(c: ImportContext, anaf: EfacturaClient, m: EfacturaMess
     signature = answer.signature?.xml ?? null;
   } catch (error) {
     // ANAF down is the whole sync's problem; one unreadable ZIP is this message's.
-    if (error instanceof AnafError && (error.kind === 'unavailable' || error.kind === 'timeout' || error.kind === 'auth')) throw error;
+    // A spent daily quota is this message's alone: it is tried again tomorrow, the others go on.
+    if (error instanceof AnafError && !error.quota && (error.kind === 'unavailable' || error.kind === 'timeout' || error.kind === 'auth')) throw error;
     const text = error instanceof AnafError ? anafDetail(error) : error instanceof Error ? error.message : String(error);
     await recordFailure(c, m, text);
     return { billId: null, error: text };
   }
   let parsed: ParsedUblInvoice;
   try {
-    parsed = parseUblInvoice(xml);
+    parsed = parseEInvoice(xml);
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
-    await recordFailure(c, m, text);
+    // What cannot be read is kept as it came, with the reason: never dropped.
+    await recordFailure(c, m, text, { xml, signature });
     return { billId: null, error: text };
   }
   return { billId: await importParsed(c, m, xml, signature, parsed), error: null };
@@ -193,8 +198,9 @@ export async function syncSupplierBills(services: EfacturaServices, c: ImportCon
   const anaf = requireAnaf(services, 'e-Factura').efactura(c.environment, c.companyId, tokenSource(services));
   const company = await c.db.selectFrom('companies').select('cui').where('id', '=', c.companyId).executeTakeFirstOrThrow();
   const result: SupplierBillSyncResult = {
-    object: 'supplier_bill_sync', environment: c.environment, listed: 0, imported: 0, already_imported: 0, failed: 0, bill_ids: [], errors: [], synced_at: c.now,
+    object: 'supplier_bill_sync', environment: c.environment, listed: 0, imported: 0, already_imported: 0, failed: 0, bill_ids: [], errors: [], expiring: [], synced_at: c.now,
   };
+  const today = todayInBucharest(new Date(c.now * 1000));
   try {
     const messages = await listReceived(anaf, company.cui, days, c.now);
     result.listed = messages.length;
@@ -218,6 +224,13 @@ export async function syncSupplierBills(services: EfacturaServices, c: ImportCon
       if (r.error) {
         result.failed += 1;
         result.errors.push({ message_id: m.id, error: r.error });
+        // ANAF deletes a message after 60 days: one still unread from day 45 is a warning, with its last day.
+        const created = /^(\d{4})(\d{2})(\d{2})/.exec(m.data_creare);
+        if (created) {
+          const day = `${created[1]}-${created[2]}-${created[3]}`;
+          const { expires, warnFrom } = spvMessageExpiry(day);
+          if (today >= warnFrom) result.expiring!.push({ message_id: m.id, created: day, expires, error: r.error });
+        }
       } else if (r.billId) {
         result.imported += 1;
         result.bill_ids.push(r.billId);

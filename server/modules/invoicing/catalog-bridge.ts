@@ -47,6 +47,7 @@ export function buyerSnapshot(client: ClientRow): PartySnapshot {
     country: client.country,
     iban: client.iban,
     bank: client.bank,
+    postal_code: client.postal_code,
   };
 }
 

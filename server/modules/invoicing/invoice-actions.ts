@@ -9,6 +9,7 @@ import { invoiceView } from './invoice-view';
 import { assertEinvoicingReady } from './einvoicing-ready';
 import { lockInvoiceRow } from './payment-store';
 import { price, type LineIntegers } from './pricing';
+import { checkBeforeNumbering } from './efactura-check';
 import { todayAt } from './numbering';
 import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge';
 import { assignContext, onceByLocalUuid } from './invoice-routes';
@@ -20,6 +21,7 @@ const idParams = z.object({ id: z.string() });
 const NUMBERING_ERRORS = {
   resource_missing: 404, forbidden: 403, series_locked: 409, series_not_locked: 409, number_out_of_sequence: 409,
   reservation_released: 409, reservation_consumed: 409, oauth_not_configured: 400, invoice_is_draft: 409, already_voided: 409,
+  efactura_invalid_invoice: 422,
 };
 
 function toIntegers(rows: InvoiceLinesTable[], negate: boolean): LineIntegers[] {
@@ -63,6 +65,13 @@ const storno = defineRoute({
         const priced = price(toIntegers(lines, true), Boolean(original.reverse_charge));
         const id = newId('inv');
         const issueDate = b.issue_date ?? todayAt(ctx.now);
+        const buyer = original.buyer_json ? (JSON.parse(original.buyer_json) as PartySnapshot) : null;
+        const seller = await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
+          documentType: original.document_type, efacturaEnabled: Number(original.efactura_enabled) === 1, storno: true, issueDate,
+          dueDate: null, deliveryDate: null, currency: original.currency, exchangeRate: original.exchange_rate,
+          reverseCharge: Boolean(Number(original.reverse_charge)), paymentMethod: original.payment_method, observations: null, buyer, priced,
+          original: { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date },
+        });
         const assigned = await assignInvoiceNumber(
           assignContext(ctx), trx, { ...b, series_id: b.series_id ?? (b.reservation_token ? undefined : original.series_id) }, original.document_type, issueDate, id,
           b.client_local_uuid ?? null,
@@ -70,7 +79,7 @@ const storno = defineRoute({
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: original.document_type, status: 'storno',
           draftSeries: null, assigned, issueDate, dueDate: null, deliveryDate: null, clientId: original.client_id,
-          buyer: original.buyer_json ? (JSON.parse(original.buyer_json) as PartySnapshot) : null,
+          buyer, seller,
           currency: original.currency, exchangeRate: original.exchange_rate, language: original.language,
           reverseCharge: Boolean(original.reverse_charge), priced, paymentMethod: original.payment_method,
           // The reference to the original is structural (`storno_of`); printers and the e-Factura XML write it out.
@@ -115,12 +124,19 @@ const convert = defineRoute({
         const buyer = client ? buyerSnapshot(client) : proforma.buyer_json ? (JSON.parse(proforma.buyer_json) as PartySnapshot) : null;
         const id = newId('inv');
         const issueDate = b.issue_date ?? todayAt(ctx.now);
+        const dueDate = proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null;
+        const seller = await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
+          documentType: 'fiscal', efacturaEnabled: Number(proforma.efactura_enabled) === 1, storno: false, issueDate, dueDate,
+          deliveryDate: proforma.delivery_date, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
+          reverseCharge: Boolean(Number(proforma.reverse_charge)), paymentMethod: proforma.payment_method, observations: proforma.observations,
+          buyer, priced, original: null,
+        });
         const assigned = await assignInvoiceNumber(assignContext(ctx), trx, b, 'fiscal', issueDate, id, b.client_local_uuid ?? null);
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: 'fiscal', status: 'issued',
-          draftSeries: null, assigned, issueDate, dueDate: proforma.due_date && proforma.due_date >= issueDate ? proforma.due_date : null,
+          draftSeries: null, assigned, issueDate, dueDate,
           deliveryDate: proforma.delivery_date,
-          clientId: proforma.client_id, buyer, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
+          clientId: proforma.client_id, buyer, seller, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
           language: proforma.language, reverseCharge: Boolean(proforma.reverse_charge), priced, paymentMethod: proforma.payment_method,
           observations: proforma.observations, stornoOf: null, convertedFrom: proforma.id,
           efacturaEnabled: Number(proforma.efactura_enabled) === 1, spvEnvironment: proforma.spv_environment,

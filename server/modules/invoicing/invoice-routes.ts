@@ -21,7 +21,8 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { breakdownJson, lineRows } from './pricing';
+import { breakdownJson, lineRows, storedPriced } from './pricing';
+import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import './messages';
@@ -65,7 +66,7 @@ export async function onceByLocalUuid(
 
 const INVOICE_ERRORS = {
   resource_missing: 404, forbidden: 403, series_locked: 409, series_not_locked: 409, number_out_of_sequence: 409,
-  reservation_released: 409, reservation_consumed: 409, oauth_not_configured: 400,
+  reservation_released: 409, reservation_consumed: 409, oauth_not_configured: 400, efactura_invalid_invoice: 422,
 };
 
 const createInvoice = defineRoute({
@@ -96,13 +97,20 @@ const createInvoice = defineRoute({
         // A walk-in sale names no client: its buyer is "Persoană fizică", frozen like any other.
         const buyer = b.walk_in ? walkInBuyer() : (resolved?.buyer ?? null);
         const id = newId('inv');
+        const exchangeRate = storedRate(b.currency, b.exchange_rate);
+        // Before the number: an invoice ANAF would refuse never takes one.
+        const seller = b.is_draft ? null : await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
+          documentType: b.document_type, efacturaEnabled: b.efactura_enabled, storno: false, issueDate, dueDate: b.due_date ?? null,
+          deliveryDate: b.delivery_date ?? null, currency: b.currency, exchangeRate, reverseCharge: b.reverse_charge,
+          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null,
+        });
         const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
         return insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: b.document_type,
           status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
-          clientId: resolved?.client.id ?? null, buyer, currency: b.currency,
-          exchangeRate: storedRate(b.currency, b.exchange_rate), language: b.language, reverseCharge: b.reverse_charge, priced,
+          clientId: resolved?.client.id ?? null, buyer, seller, currency: b.currency,
+          exchangeRate, language: b.language, reverseCharge: b.reverse_charge, priced,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
           deviceId: b.device_id ?? null, now: ctx.now,
@@ -273,14 +281,21 @@ const issueInvoice = defineRoute({
       if (current.due_date && current.due_date < issueDate) {
         throw invalid(ctx.locale, { issue_date: 'The draft\'s due date is before this issue date.|Scadența ciornei este înaintea acestei date de emitere.' });
       }
+      const buyer = client ? buyerSnapshot(client) : walkInBuyer();
+      const draftLines = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', current.id).orderBy('position').execute();
+      const seller = await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
+        documentType: current.document_type, efacturaEnabled: Number(current.efactura_enabled) === 1, storno: false, issueDate,
+        dueDate: current.due_date, deliveryDate: current.delivery_date, currency: current.currency, exchangeRate: current.exchange_rate,
+        reverseCharge: Boolean(Number(current.reverse_charge)), paymentMethod: current.payment_method, observations: current.observations,
+        buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge))), original: null,
+      });
       const assigned = await assignInvoiceNumber(
         assignContext(ctx), trx,
         { series_id: b.series_id ?? current.series_id, reservation_token: b.reservation_token, number: b.number, device_id: b.device_id },
         current.document_type, issueDate, current.id, current.client_local_uuid,
       );
-      const buyer = client ? buyerSnapshot(client) : walkInBuyer();
       const next: InvoicesTable = {
-        ...current, status: 'issued', series_id: assigned.series.id, series_name: assigned.series.name, year: assigned.year,
+        ...current, status: 'issued', seller_json: JSON.stringify(seller), series_id: assigned.series.id, series_name: assigned.series.name, year: assigned.year,
         number: assigned.number, full_number: assigned.full_number, issue_date: issueDate, buyer_json: JSON.stringify(buyer),
         buyer_name: buyer.name, device_id: b.device_id ?? current.device_id, reservation_token: assigned.reservation_token,
         issued_at: ctx.now, updated_at: ctx.now,

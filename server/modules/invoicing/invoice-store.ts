@@ -2,7 +2,7 @@ import type { Db } from '../../db/types';
 import { insertRows } from '../../db/prepared';
 import type { Locale } from '../../platform/locale';
 import { newId } from '../../platform/ids';
-import type { Invoice } from '../../../shared/schemas/invoice';
+import type { Invoice, SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
 import { breakdownJson, lineRows, type Priced } from './pricing';
 import type { AssignedNumber } from './invoice-numbering';
@@ -73,6 +73,8 @@ export interface NewInvoice {
   deliveryDate: string | null;
   clientId: string | null;
   buyer: PartySnapshot | null;
+  /** The seller copied at issue; null on a draft. */
+  seller: SellerSnapshot | null;
   currency: string;
   exchangeRate: number | null;
   language: string;
@@ -109,6 +111,7 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     client_id: inv.clientId,
     buyer_json: inv.buyer ? JSON.stringify(inv.buyer) : null,
     buyer_name: inv.buyer?.name ?? null,
+    seller_json: inv.seller ? JSON.stringify(inv.seller) : null,
     currency: inv.currency,
     exchange_rate: inv.exchangeRate,
     language: inv.language,

@@ -1,6 +1,6 @@
 import { bpToPercent, fromMilli, storedBreakdownCategory } from '../../../shared/invoice-math';
 import { fromBani } from '../../../shared/money';
-import { lineVatCategory, type Invoice, type InvoiceLine, type LineVatCategory } from '../../../shared/schemas/invoice';
+import { lineVatCategory, type Invoice, type InvoiceLine, type LineVatCategory, type SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
@@ -68,6 +68,7 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
     delivery_date: row.delivery_date,
     client_id: row.client_id,
     buyer: row.buyer_json === null ? null : (JSON.parse(row.buyer_json) as Invoice['buyer']),
+    seller: row.seller_json ? (JSON.parse(row.seller_json) as SellerSnapshot) : null,
     currency: row.currency,
     exchange_rate: rate,
     language: row.language,

@@ -8,6 +8,7 @@ import * as m0205 from './migrations/0205_line_vat_category';
 import * as m0206 from './migrations/0206_receipt_reservations';
 import * as m0207 from './migrations/0207_invoice_delivery_date';
 import * as m0230 from './migrations/0230_line_price_includes_vat';
+import * as m0250 from './migrations/0250_invoice_seller_snapshot';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
 export const invoicingMigrations: Record<string, MigrationModule> = {
@@ -20,4 +21,5 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0206_invoicing_receipt_reservations': m0206,
   '0207_invoicing_invoice_delivery_date': m0207,
   '0230_invoicing_line_price_includes_vat': m0230,
+  '0250_invoicing_invoice_seller_snapshot': m0250,
 };

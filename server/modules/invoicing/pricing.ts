@@ -96,6 +96,15 @@ export function lineRows(invoiceId: string, companyId: string, priced: Priced, n
   });
 }
 
+/** Stored lines re-priced with the same shared arithmetic that priced them when they were written. */
+export function storedPriced(rows: readonly InvoiceLinesTable[], reverseCharge: boolean): Priced {
+  return price(rows.map((r) => ({
+    product_id: r.product_id, description: r.description, quantity_milli: Number(r.quantity_milli), unit: r.unit, unit_code: r.unit_code,
+    price_bani: Number(r.price_bani), vat_rate_bp: Number(r.vat_rate_bp), discount_bp: Number(r.discount_bp),
+    vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category, price_includes_vat: Number(r.price_includes_vat) === 1,
+  })), reverseCharge);
+}
+
 export const STANDARD_RATES: ReadonlySet<number> = new Set(STANDARD_VAT_RATES_BP);
 
 export function breakdownJson(totals: InvoiceTotals): string {

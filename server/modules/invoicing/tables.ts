@@ -99,6 +99,8 @@ export interface InvoicesTable {
   /** JSON of the buyer snapshot (zPartySnapshot), null when there is no client. */
   buyer_json: string | null;
   buyer_name: string | null;
+  /** JSON of the seller copied at issue (zSellerSnapshot, migration 0250); null on drafts and older invoices. */
+  seller_json: string | null;
   currency: string;
   exchange_rate: number | null;
   language: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUblInvoice } from '../../../server/efactura/index';
 import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../../server/efactura/validator';
 import { DIALECTS } from '../../support/storage';
-import { expectError, fetchRaw, firm, invoice, storno, startEnv, type Env, type Firm } from './helpers';
+import { RO_BUYER, expectError, fetchRaw, firm, invoice, storno, startEnv, type Env, type Firm } from './helpers';
 
 /** A German VAT-registered company (the VAT id passes the German check digit). */
 const DE_BUYER = {
@@ -241,25 +241,26 @@ describe.each(DIALECTS)('GET /invoices/{id}/efactura-xml on %s', (dialect) => {
     expectError(await other.call('GET', `/invoices/${mine.id}/efactura-xml`), 404, 'resource_missing');
   });
 
-  it('says what an intra-community supply is missing, in both languages', async () => {
+  it('refuses, before numbering, an intra-community supply that misses something, in both languages', async () => {
     const k = [{ description: 'Piese de schimb', quantity: 1, price: 100, vat_rate: 0, vat_category: 'K' }];
-    const noVatId = await invoice(seller, { client: { ...DE_BUYER, cui: null }, items: k });
-    const error = expectError(await seller.call('GET', `/invoices/${noVatId.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    const before = await invoice(seller);
+    const body = (client: Record<string, unknown>) => ({ document_type: 'fiscal', client, currency: 'RON', items: k });
+    const error = expectError(await seller.call('POST', '/invoices', body({ ...DE_BUYER, cui: null })), 422, 'efactura_invalid_invoice');
     expect(error.fields).toEqual({
       'buyer.vat_id': "An intra-community supply (VAT category K) needs the client's VAT id with its country prefix, e.g. DE123456789 (BR-IC-02).",
     });
     expect(error.param).toBe('buyer.vat_id');
-    const ro = expectError(await seller.call('GET', `/invoices/${noVatId.id}/efactura-xml?locale=ro`), 422, 'efactura_invalid_invoice');
+    const ro = expectError(await seller.call('POST', '/invoices?locale=ro', body({ ...DE_BUYER, cui: null })), 422, 'efactura_invalid_invoice');
     expect(ro.fields).toEqual({
       'buyer.vat_id': 'O livrare intracomunitară (categoria de TVA K) cere codul de TVA al clientului, cu prefixul țării, de ex. DE123456789 (BR-IC-02).',
     });
-
-    const noRegion = await invoice(seller, { client: { ...DE_BUYER, county: null }, items: k });
-    const region = expectError(await seller.call('GET', `/invoices/${noRegion.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    const region = expectError(await seller.call('POST', '/invoices', body({ ...DE_BUYER, county: null })), 422, 'efactura_invalid_invoice');
     expect(Object.keys(region.fields as object)).toEqual(['buyer.address.county_code']);
-    const domestic = await invoice(seller, { items: k });
-    const home = expectError(await seller.call('GET', `/invoices/${domestic.id}/efactura-xml`), 422, 'efactura_invalid_invoice');
+    const home = expectError(await seller.call('POST', '/invoices', body(RO_BUYER)), 422, 'efactura_invalid_invoice');
     expect(Object.keys(home.fields as object)).toEqual(['buyer.address.country_code']);
+    // No refusal spent a number: the next invoice takes the one after the last issued.
+    const after = await invoice(seller);
+    expect(Number(after.number)).toBe(Number(before.number) + 1);
   });
 
   it('says what is missing when the invoice cannot make a valid e-Factura', async () => {

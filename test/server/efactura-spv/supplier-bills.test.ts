@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUblXml } from '../../../server/efactura/index';
 import { finish, seller as exampleSupplier } from '../../efactura/fixtures/documents';
@@ -174,6 +176,30 @@ describe.each(DIALECTS)('supplier bills from the SPV inbox on %s', (dialect) => 
     const res = await f.ok('POST', '/supplier-bills/sync', {});
     expect(res.body.data).toMatchObject({ listed: 1, imported: 0, failed: 1, errors: [{ message_id: bad.downloadId, error: 'missing document currency (DocumentCurrencyCode)' }] });
     expect((await f.ok('POST', '/supplier-bills/sync', {})).body.data).toMatchObject({ failed: 1, already_imported: 0 });
+    // Kept as it came, with the reason: never dropped.
+    const kept = await env.server.storage.db.selectFrom('efactura_messages').select(['status', 'error', 'xml']).where('company_id', '=', f.companyId).execute();
+    expect(kept).toEqual([{ status: 'failed', error: 'missing document currency (DocumentCurrencyCode)', xml: expect.stringContaining('<Invoice xmlns=') }]);
+  });
+
+  it('warns about an unread message that ANAF deletes soon (60 days), with its last day', async () => {
+    const f = await firm(env);
+    const bad = '<?xml version="1.0"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>1</ID></Invoice>';
+    const old = env.sim.state.addReceivedInvoice({ buyerCif: f.cui, sellerCif: SUPPLIER_CUI, xml: bad, env: 'prod', createdMs: env.clock.now() * 1000 - 50 * 86_400_000 });
+    receive(f, bad);
+    const res = await f.ok('POST', '/supplier-bills/sync', {});
+    expect(res.body.data.failed).toBe(2);
+    expect(res.body.data.expiring).toHaveLength(1);
+    expect(res.body.data.expiring[0]).toMatchObject({ message_id: old.downloadId, error: 'missing document currency (DocumentCurrencyCode)' });
+    expect(res.body.data.expiring[0].expires > res.body.data.expiring[0].created).toBe(true);
+  });
+
+  it('imports a bill in the CII syntax', async () => {
+    const f = await firm(env);
+    const cii = readFileSync(join(__dirname, '..', '..', 'efactura', 'corpus', 'cen-cii', 'CII_example2.xml'), 'utf8');
+    receive(f, cii);
+    const res = await f.ok('POST', '/supplier-bills/sync', {});
+    expect(res.body.data).toMatchObject({ listed: 1, imported: 1, failed: 0 });
+    expect(await countRows('supplier_bills', f.companyId)).toBe(1);
   });
 
   it('needs the OAuth link, and says when ANAF is down', async () => {

@@ -401,6 +401,11 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
           refresh_expires_at: null, scope: null, reconsent_required: 0, connected_at: T2026, refreshed_at: null, updated_at: T2026,
         })
         .execute();
+      // Linked, but with no address the seller cannot make a valid e-Factura: refused before numbering.
+      const bare = await firm.call('POST', '/invoices', { client_id: clientId, series_id: seriesId, efactura_enabled: true, items: [LINE] });
+      expectError(bare, 422, 'efactura_invalid_invoice');
+      expect(Object.keys(bare.body.error.fields).sort()).toEqual(['seller.address.city', 'seller.address.county_code', 'seller.address.street']);
+      await firm.ok('PUT', '/company/profile', { street: 'Str. Memorandumului nr. 28', city: 'Cluj-Napoca', county: 'Cluj' });
       const linked = await issue(firm, { client_id: clientId, series_id: seriesId, efactura_enabled: true, spv_environment: 'test' });
       expect(linked).toMatchObject({ efactura_enabled: true, spv_environment: 'test', efactura_status: 'not_sent', number: 1 });
       // Another company, not linked, is still refused.

@@ -1,0 +1,158 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type BuyerFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
+import { computeTotals, type LineVatCategory } from '../../shared/invoice-math';
+import type { SellerSnapshot } from '../../shared/schemas/invoice';
+import { toUblXml, toUblXmlUnchecked } from '../../server/efactura/ubl-write';
+import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
+
+/**
+ * The rules an invoice is checked with before it takes a number (shared/efactura, run by the service
+ * and offline by the desktop) against the official validators (UBL 2.1 XSD, EN 16931, CIUS-RO 1.0.9)
+ * on the same documents, both ways: what our rules accept has no fatal finding; what they refuse
+ * has a fatal finding for the rule they name. Each case of issue 14 is here.
+ */
+
+const SELLER: SellerSnapshot = {
+  name: 'Magazinul Exemplu SRL', cui: '18547290', vat_payer: true, vat_id: 'RO18547290', reg_com: 'J12/1234/2020',
+  street: 'Str. Memorandumului nr. 28', city: 'Cluj-Napoca', county_code: 'RO-CJ', postal_code: '400114', country_code: 'RO',
+  iban: 'RO49AAAA1B31007593840000', bank: 'Banca Test', email: 'facturi@exemplu.ro', phone: '0264123456', capital_social_bani: 20_000,
+  vat_on_collection: false, logo_ref: null,
+};
+
+const COMPANY: BuyerFacts = {
+  name: 'Exemplu Client SRL', cui: 'RO14186770', vat_payer: true, reg_com: 'J22/987/2019', cnp: null, address: 'Bd. Independenței nr. 5',
+  city: 'Iași', county: 'Iași', country: 'RO', postal_code: '700001',
+};
+
+type Line = { description?: string; quantity?: number; price: number; vat?: number; category?: LineVatCategory; reason?: string; discount?: number };
+
+function facts(o: { buyer?: BuyerFacts | null; lines: Line[]; seller?: Partial<SellerSnapshot>; reverse?: boolean; currency?: string; rate?: number; storno?: boolean; payment?: string }): InvoiceFacts {
+  const sign = o.storno ? -1 : 1;
+  const lines = o.lines.map((l) => ({
+    description: l.description ?? 'Marfă', quantity_milli: sign * Math.round((l.quantity ?? 1) * 1000), unit_code: 'H87', price_bani: Math.round(l.price * 100),
+    discount_bp: Math.round((l.discount ?? 0) * 100), vat_rate_bp: Math.round((l.vat ?? 21) * 100), vat_category: l.category ?? null,
+    vat_exemption_reason: l.reason ?? null,
+  }));
+  const totals = computeTotals(lines.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category })), { reverse_charge: o.reverse ?? false });
+  return {
+    number: NUMBER_NOT_YET_ASSIGNED, storno: o.storno ?? false, issue_date: '2026-11-25', due_date: null, delivery_date: null,
+    currency: o.currency ?? 'RON', exchange_rate: o.rate ?? null, reverse_charge: o.reverse ?? false, payment_method: o.payment ?? null,
+    observations: null, buyer: o.buyer === undefined ? COMPANY : o.buyer, buyer_name: null, seller: { ...SELLER, ...o.seller },
+    lines: pricedLineFacts(lines, totals.lines),
+    original: o.storno ? { full_number: 'EX-0001', issue_date: '2026-11-20', delivery_date: null } : null,
+  };
+}
+
+const person = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Ion Popescu', cui: null, vat_payer: false, reg_com: null, cnp: null, address: null, city: null, county: null, country: 'RO', ...p });
+const foreign = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Foreign Buyer Ltd', cui: null, vat_payer: true, reg_com: null, cnp: null, address: 'Main Street 1', city: 'Town', county: null, country: 'US', ...p });
+const tiny = Array.from({ length: 500 }, (_, i): Line => ({ description: `Șurub ${i + 1}`, price: 0.02 }));
+
+/** name -> facts, and for a refused case the validator rule ids one of which must be fatal. */
+const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
+  domestic: { facts: facts({ lines: [{ price: 100 }, { price: 45.9, vat: 11, quantity: 3 }] }) },
+  nonEuVatIdSwiss: { facts: facts({ buyer: foreign({ name: 'Alpen AG', cui: 'CHE-123.456.789 MWST', country: 'CH', city: 'Zürich', address: 'Bahnhofstrasse 1' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
+  nonEuVatIdNorway: { facts: facts({ buyer: foreign({ name: 'Nordisk AS', cui: 'NO999999999MVA', country: 'NO', city: 'Oslo' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
+  nonEuUsEin: { facts: facts({ buyer: foreign({ cui: '12-3456789' }), lines: [{ price: 50, vat: 0, category: 'G' }] }) },
+  nonEuLongUk: { facts: facts({ buyer: foreign({ name: 'UK Trading Ltd', cui: 'GB123456789012345', country: 'GB', city: 'London' }), lines: [{ price: 50, vat: 0, category: 'G' }] }) },
+  foreignWithoutId: { facts: facts({ buyer: foreign({ cui: null, vat_payer: false, name: 'John Smith' }), lines: [{ price: 80 }] }) },
+  euVatBareNumber: { facts: facts({ buyer: foreign({ name: 'Muster GmbH', cui: '129273398', country: 'DE', city: 'München', county: 'Bayern' }), lines: [{ price: 80 }] }) },
+  greekVatId: { facts: facts({ buyer: foreign({ name: 'Hellas AE', cui: '094014201', country: 'GR', city: 'Athina', county: 'Attiki' }), lines: [{ price: 80 }] }) },
+  privateNameOnly: { facts: facts({ buyer: person({}), lines: [{ price: 30 }] }) },
+  privateWithCnp: { facts: facts({ buyer: person({ cnp: '1850101400017', address: 'Str. Florilor 3, cod 500001', city: 'Brașov', county: 'Brașov' }), lines: [{ price: 30 }] }) },
+  privateAbroad: { facts: facts({ buyer: foreign({ cui: null, vat_payer: false, name: 'Marie Dupont', country: 'FR', city: 'Paris' }), lines: [{ price: 30 }] }) },
+  bucharestSectorAsCounty: { facts: facts({ buyer: { ...COMPANY, city: 'București', county: 'Sector 4' }, lines: [{ price: 10 }] }) },
+  bucharestSectorInStreet: { facts: facts({ buyer: { ...COMPANY, address: 'Bd. Iuliu Maniu 7, sectorul 6', city: 'Bucuresti', county: 'Municipiul București' }, lines: [{ price: 10 }] }) },
+  bucharestSectorInCity: { facts: facts({ buyer: { ...COMPANY, city: 'București Sector 2', county: 'B' }, lines: [{ price: 10 }] }) },
+  countyIsoAndPlate: { facts: facts({ buyer: { ...COMPANY, city: 'Cluj-Napoca', county: 'jud. Cluj' }, lines: [{ price: 10 }] }) },
+  vatOnCollection: { facts: facts({ seller: { vat_on_collection: true }, lines: [{ price: 10 }] }) },
+  vatOnCollectionStorno: { facts: facts({ seller: { vat_on_collection: true }, lines: [{ price: 10 }], storno: true }) },
+  zeroWithReason: { facts: facts({ lines: [{ price: 300, vat: 0, reason: 'art. 292 alin. (2) lit. a) Cod fiscal' }] }) },
+  reverseCharge: { facts: facts({ reverse: true, lines: [{ price: 27500 }] }) },
+  notVatRegistered: { facts: facts({ seller: { vat_payer: false, vat_id: null }, lines: [{ price: 75, vat: 0 }] }) },
+  foreignCurrency: { facts: facts({ currency: 'EUR', rate: 5.0789, lines: [{ price: 1200 }] }) },
+  storno: { facts: facts({ lines: [{ price: 100 }, { price: 10, vat: 9, quantity: 2.5 }], storno: true }) },
+  sellerInBucharest: { facts: facts({ seller: { city: 'Sector 3', county_code: 'RO-B' }, lines: [{ price: 10 }] }) },
+  // Refused before numbering, each for the rule the validators name.
+  zeroWithoutReason: { facts: facts({ lines: [{ price: 300, vat: 0 }] }), refusedFor: ['BR-E-10'] },
+  bucharestNoSector: { facts: facts({ buyer: { ...COMPANY, address: 'Str. Lipscani 1', city: 'București', county: 'București' }, lines: [{ price: 10 }] }), refusedFor: ['BR-RO-100', 'BR-RO-101'] },
+  perLineRounding: { facts: facts({ lines: tiny }), refusedFor: ['BR-CO-17'] },
+};
+
+const availability = ublValidatorAvailability();
+const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
+if (skipReason) console.warn(`[pre-issue-rules] skipping the validator run: ${skipReason}`);
+
+describe('pre-issue rules agree with the official validators', () => {
+  let dir: string;
+  let result: UblValidationResult | null = null;
+  const files: Record<string, string> = {};
+  const mapped = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, buildEInvoiceDocument(c.facts)]));
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pre-issue-'));
+    for (const [name, m] of Object.entries(mapped)) {
+      const numbered = { ...m.document, number: `EX-${name.length}` };
+      // What our rules accept goes through the real generator; what they refuse is written raw, to show ANAF would refuse it too.
+      const xml = Object.keys(m.problems).length ? toUblXmlUnchecked(numbered) : toUblXml(numbered);
+      files[name] = join(dir, `${name}.xml`);
+      writeFileSync(files[name], xml);
+    }
+    if (!skipReason) result = await validateUblFiles(Object.values(files), 'strict');
+  }, 180_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses exactly the cases that must be refused, with Romanian words at the field', () => {
+    for (const [name, c] of Object.entries(CASES)) {
+      const problems = mapped[name]!.problems;
+      if (c.refusedFor) {
+        expect(Object.keys(problems), name).not.toHaveLength(0);
+        for (const message of Object.values(problems)) expect(message.split('|')[1], `${name}: ${message}`).toMatch(/[ăâîșțĂÂÎȘȚ]|\b(?:cere|trebuie|nu)\b/);
+      } else {
+        expect(problems, name).toEqual({});
+      }
+    }
+    expect(Object.keys(mapped.perLineRounding!.problems)).toEqual(['vat_breakdown.0.vat_bani']);
+    expect(Object.keys(mapped.zeroWithoutReason!.problems)).toEqual(['items.0.vat_exemption_reason']);
+    expect(Object.keys(mapped.bucharestNoSector!.problems)).toEqual(['buyer.address.city']);
+  });
+
+  it('writes what the issue asked for: sectors, postal codes, foreign ids, VAT on collection', () => {
+    expect(mapped.bucharestSectorAsCounty!.document.buyer.address).toMatchObject({ city: 'Sector 4', county_code: 'RO-B' });
+    expect(mapped.bucharestSectorInStreet!.document.buyer.address).toMatchObject({ city: 'Sector 6', county_code: 'RO-B' });
+    expect(mapped.bucharestSectorInCity!.document.buyer.address).toMatchObject({ city: 'Sector 2', county_code: 'RO-B' });
+    expect(mapped.domestic!.document.buyer.address.postal_zone).toBe('700001');
+    expect(mapped.privateWithCnp!.document.buyer.address.postal_zone).toBe('500001');
+    expect(mapped.nonEuVatIdSwiss!.document.buyer).toMatchObject({ reg_com: 'CHE-123.456.789 MWST' });
+    expect(mapped.nonEuVatIdSwiss!.document.buyer.vat_id).toBeUndefined();
+    expect(mapped.nonEuVatIdNorway!.document.buyer.vat_id).toBe('NO999999999MVA');
+    expect(mapped.euVatBareNumber!.document.buyer.vat_id).toBe('DE129273398');
+    expect(mapped.greekVatId!.document.buyer.vat_id).toBe('EL094014201');
+    expect(mapped.privateNameOnly!.document.buyer).toMatchObject({ cnp: '0000000000000', address: { city: 'Cluj-Napoca', county_code: 'RO-CJ' } });
+    expect(mapped.vatOnCollection!.document).toMatchObject({ tax_point_code: '432', note: 'TVA la încasare' });
+    expect(mapped.domestic!.document.tax_point_code).toBeUndefined();
+    const xml = toUblXml(mapped.vatOnCollection!.document);
+    expect(xml).toContain('<cac:InvoicePeriod>\n    <cbc:DescriptionCode>432</cbc:DescriptionCode>');
+    expect(xml).toContain('<cbc:Note>TVA la încasare</cbc:Note>');
+  });
+
+  it.skipIf(Boolean(skipReason))('the official validators agree, both ways', () => {
+    expect(result?.available).toBe(true);
+    if (!result?.available) return;
+    const disagreements: string[] = [];
+    for (const [name, c] of Object.entries(CASES)) {
+      const report = result.files.find((f) => f.file === files[name])!;
+      const fatalIds = report.fatal.map((f) => f.id);
+      if (!c.refusedFor && report.fatal.length) disagreements.push(`${name}: our rules accept it, the validators say\n${formatFindings(report.fatal)}`);
+      if (c.refusedFor && !c.refusedFor.some((id) => fatalIds.includes(id))) {
+        disagreements.push(`${name}: our rules refuse it (${Object.keys(mapped[name]!.problems).join(', ')}), the validators report ${fatalIds.join(', ') || 'no fatal'}`);
+      }
+    }
+    expect(disagreements.join('\n\n')).toBe('');
+  });
+});
