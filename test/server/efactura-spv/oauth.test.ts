@@ -70,7 +70,7 @@ describe.each(DIALECTS)('ANAF OAuth link on %s', (dialect) => {
   it('agrees with the invoicing module’s assertEinvoicingReady: e-invoicing invoices need the link', async () => {
     const f = await firm(env, { link: false });
     await f.ok('POST', '/invoice-series', { name: 'EF', is_primary: true }, 201);
-    const body = { efactura_enabled: true, client: { type: 'company', name: 'Exemplu Client SRL', cui: 'RO76543210', country: 'RO' }, items: [{ description: 'Abonament', quantity: 1, price: 10, vat_rate: 21 }] };
+    const body = { efactura_enabled: true, client: { type: 'company', name: 'Exemplu Client SRL', cui: 'RO76543210', country: 'RO', address: 'Str. Exemplului 1', city: 'Cluj-Napoca', county: 'Cluj' }, items: [{ description: 'Abonament', quantity: 1, price: 10, vat_rate: 21 }] };
     expect(expectError(await f.call('POST', '/invoices', body), 400, 'oauth_not_configured').type).toBe('configuration_error');
     await link(env, f);
     expect((await f.call('POST', '/invoices', body)).status).toBe(201);
