@@ -9,6 +9,7 @@ import { MemoryRateLimitStore, CONTRACT_LIMITS, type RateLimits, type RateLimitS
 import { systemClock, type Clock } from './platform/clock';
 import { KeyStore } from './platform/auth';
 import { buildOpenApi } from './platform/openapi';
+import { clientErrorHandler, registerJsonParser } from './platform/input-guards';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
 
@@ -72,6 +73,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    // Requests Node's parser refuses (oversized headers, garbage) still answer in the envelope.
+    clientErrorHandler: clientErrorHandler(services.docBase, CORS_HEADERS),
     // Fastify's own 503 while closing has its own body; ours (below) keeps the envelope.
     return503OnClosing: false,
     // Errors Fastify meets before routing (a malformed URL) still answer in the envelope.
@@ -94,17 +97,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
       if (!options.logger) console.error(`[${request.id}]`, error);
     });
 
-  // JSON is the only body the contract speaks; anything else (text/plain, forms) is 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError(400, 'invalid_request_error', 'invalid_json'), undefined);
-    }
-  });
+  // JSON in UTF-8 is the only body the contract speaks; anything else (text/plain, forms) is 415.
+  registerJsonParser(app);
 
   // Per-request state lives in declared request members, not WeakMaps: V8 keeps one object shape and
   // the collector has no ephemeron table to walk on every cycle.
