@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './platform/clock';
 import { KeyStore } from './platform/auth';
 import { buildOpenApi } from './platform/openapi';
 import { clientErrorHandler, registerJsonParser } from './platform/input-guards';
+import { DEFAULT_CONNECTION_LIMITS, resolveConnectionLimits, type ConnectionLimits } from './platform/connection-limits';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
 
@@ -25,14 +26,17 @@ export interface AppOptions {
   /** Extra members of Services (clients of outside systems) a module needs. */
   extraServices?: Partial<Services>;
   routes?: readonly AnyRoute[];
+  /** Largest body in bytes; wins over `connectionLimits.bodyLimitBytes`. */
   bodyLimit?: number;
+  /** Timeouts and size limits of connections (defaults: DEFAULT_CONNECTION_LIMITS). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** How long (service-clock seconds) a key looked up stays trusted without reading it again; 0 reads every time. */
   keyCacheSeconds?: number;
   /** Where unexpected errors go (with their stack and SQL), instead of the log; tests use it to see them. */
   reportError?: (error: unknown, request: FastifyRequest) => void;
 }
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_LIMIT_BYTES = DEFAULT_CONNECTION_LIMITS.bodyLimitBytes;
 
 /**
  * Whether replies are checked against their schemas when nobody says: yes under the test runner
@@ -68,10 +72,22 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     docBase: 'https://docs.tejghea.ro/api/v1/errors',
     ...options.extraServices,
   };
+  const limits = resolveConnectionLimits(options.connectionLimits);
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    bodyLimit: options.bodyLimit ?? BODY_LIMIT_BYTES,
+    bodyLimit: options.bodyLimit ?? limits.bodyLimitBytes,
+    // A client that sends nothing, or sends slowly, is dropped: no connection is held forever.
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
     genReqId: () => randomUUID(),
     // Requests Node's parser refuses (oversized headers, garbage) still answer in the envelope.
     clientErrorHandler: clientErrorHandler(services.docBase, CORS_HEADERS),
@@ -178,6 +194,9 @@ function toApiError(raw: FastifyError | ApiError): ApiError | null {
       break;
   }
   if (raw.code?.startsWith('FST_ERR_CTP')) return new ApiError(400, 'invalid_request_error', 'invalid_json');
+  // The client went away (or was dropped by a timeout) while its body was being read: nobody is left
+  // to answer, and it is no failure of ours to report.
+  if (raw.code === 'ECONNRESET' || raw.message === 'aborted') return new ApiError(400, 'invalid_request_error', 'bad_request');
   // Other framework refusals of the request itself (a bad content length, an aborted body).
   if (raw.code?.startsWith('FST_') && typeof raw.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500) {
     return new ApiError(raw.statusCode, 'invalid_request_error', 'bad_request');
