@@ -18,7 +18,7 @@ import { actionMessage, fieldText } from './messages';
 import { amountColumns, planAmounts } from './plan';
 import type { ComputedLine } from './amounts';
 import { closedMonths } from './periods';
-import { documentedBody, parseBody } from './body';
+import { documentedBody, parseBody, withoutIgnoredMembers } from './body';
 import {
   appendEvent,
   changesBetween,
@@ -278,7 +278,7 @@ export const updateExpense = defineRoute({
       if (closed.has(monthOf(row.date))) {
         throw new ApiError(409, 'invalid_request_error', 'expense_locked', { param: 'id', vars: { month: monthOf(row.date) } });
       }
-      const body = parseBody(zExpenseUpdate, ctx.body, ctx.locale);
+      const body = parseBody(zExpenseUpdate, withoutIgnoredMembers(ctx.body), ctx.locale);
       const storedLines = (await loadLines(trx, [row.id])).get(row.id) ?? [];
       const rc = { today, closed, locale: ctx.locale };
       const before = renderExpense(row, storedLines, rc);
