@@ -19,12 +19,12 @@ const hasAtMostDecimals = (n: number, places: number) => {
 
 /**
  * The largest amount any money member takes, and any amount the service computes (a line's
- * quantity × price, a document's total, in its currency and in lei): 99 999 999 999.99. A hundred
- * billion lei is past any invoice a shop makes, and keeps every sum of up to 500 such lines, its VAT
- * and its conversion at the largest exchange rate, exact in doubles (below 2^53 bani).
+ * quantity × price, a document's total): 999 999 999 999.99, a trillion lei, past any invoice a shop
+ * makes. It keeps every amount exact in doubles and within what the wire carries (MAX_WIRE_BANI);
+ * a sum or a conversion that would pass it is refused (422) before anything is written.
  */
-export const MAX_AMOUNT = 99_999_999_999.99;
-export const MAX_AMOUNT_BANI = 9_999_999_999_999;
+export const MAX_AMOUNT = 999_999_999_999.99;
+export const MAX_AMOUNT_BANI = 99_999_999_999_999;
 /** The largest quantity of a line: a billion units, to the gram. */
 export const MAX_QUANTITY = 999_999_999.999;
 /** The largest exchange rate to RON (lei for one unit): gold by the ounce is about 20 000. */

@@ -32,6 +32,7 @@ import {
 } from './store';
 import { monthOf, todayAt } from './time';
 import { ISO_4217 } from '../catalog/lookups';
+import { EXPENSES_SEARCH } from './migrations/0320_search';
 
 type Executor = Db | Transaction<Database>;
 type Fields = Record<string, string>;
@@ -241,7 +242,7 @@ export const listExpenses = defineRoute({
     const page = await paginate(base, q, {
       sortColumns: { date: 'date', due_date: 'due_date', created_at: 'created_at', amount: 'total_bani', reference: 'reference' },
       defaultSort: 'date',
-      searchColumns: ['reference', 'description'],
+      searchIndex: { spec: EXPENSES_SEARCH, dialect: ctx.dialect },
       dateColumn: 'date',
       tieBreaker: 'id',
       // Set at creation already: no COALESCE needed.

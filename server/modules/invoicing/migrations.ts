@@ -7,6 +7,7 @@ import * as m0204 from './migrations/0204_series_unique_names';
 import * as m0205 from './migrations/0205_line_vat_category';
 import * as m0206 from './migrations/0206_receipt_reservations';
 import * as m0207 from './migrations/0207_invoice_delivery_date';
+import * as m0210 from './migrations/0210_search';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
 export const invoicingMigrations: Record<string, MigrationModule> = {
@@ -18,4 +19,5 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0205_invoicing_line_vat_category': m0205,
   '0206_invoicing_receipt_reservations': m0206,
   '0207_invoicing_invoice_delivery_date': m0207,
+  '0210_invoicing_search': m0210,
 };
