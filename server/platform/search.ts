@@ -79,15 +79,18 @@ export function indexedSearch(dialect: 'sqlite' | 'postgres', spec: SearchIndexS
 }
 
 /**
- * PostgreSQL: `tejghea_fold` and, where the server may install it, pg_trgm (in `public`, shared by
+ * PostgreSQL: `tejghea_fold` (its cost set high, so that the planner prefers the index to folding
+ * every row) and, where the server may install it, pg_trgm (in `public`, shared by
  * every schema of the database). Without pg_trgm the searches still fold; they scan instead.
  */
 export async function createFoldFunction(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;
+  // plpgsql, not sql: an SQL function is inlined into the query, where its cost is lost and the planner
+  // then prefers folding every row to the index.
   await sql`
     create or replace function tejghea_fold(t text) returns text
-    language sql immutable strict parallel safe
-    as $$ select btrim(regexp_replace(lower(regexp_replace(normalize(t, NFD), '[\u0300-\u036f]', '', 'g')), '\\s+', ' ', 'g')) $$
+    language plpgsql immutable strict parallel safe cost 1000
+    as $$ begin return btrim(regexp_replace(lower(regexp_replace(normalize(t, NFD), '[\u0300-\u036f]', '', 'g')), '\\s+', ' ', 'g')); end $$
   `.execute(db);
   if (await hasTrigrams(db)) return;
   // A savepoint: a refused CREATE EXTENSION (no privilege, not installed) must not abort the migration.
