@@ -100,6 +100,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
       // The framework types this reply with its generic schema parameters; ours is a plain JSON reply.
       void (reply as unknown as FastifyReply)
         .code(400)
+        // No hook ran: the request id the envelope carries goes in its header here.
+        .header('x-request-id', request.id)
         .headers(CORS_HEADERS)
         .send({ success: false, error: apiError.toBody(locale, services.docBase), meta: meta(request) });
       request.log.info({ err: error }, 'rejected before routing');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors';
+import { ApiError, validationFailed } from './errors';
 import { addMessages } from './messages';
 import { resolveLocale } from './locale';
 
@@ -70,6 +70,32 @@ export function textDepthExceeds(text: string, limit: number): boolean {
   return false;
 }
 
+/**
+ * The dotted path of the first string (or member name) holding the NUL character, or null. NUL is
+ * valid JSON (`\u0000`) and valid in a URL (`%00`), but PostgreSQL refuses it in text: it is refused
+ * at the door, the same on both dialects, rather than failing deep in a query.
+ */
+export function nulMember(value: unknown, prefix = ''): string | null {
+  const stack: Array<[unknown, string]> = [[value, prefix]];
+  while (stack.length > 0) {
+    const [item, path] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return path || '(body)';
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) continue;
+    const entries = Array.isArray(item) ? item.map((v, i) => [String(i), v] as const) : Object.entries(item as Record<string, unknown>);
+    for (const [name, child] of entries) {
+      const at = path ? `${path}.${name}` : name;
+      if (name.includes('\u0000')) return at;
+      stack.push([child, at]);
+    }
+  }
+  return null;
+}
+
+export const NUL_MESSAGE = 'Must not contain the NUL character (\\u0000).|Nu poate conține caracterul NUL (\\u0000).';
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** The charset a Content-Type names, lower case; null when it names none. */
@@ -107,11 +133,20 @@ export function registerJsonParser(app: FastifyInstance): void {
       done(new ApiError(400, 'invalid_request_error', 'json_too_deep', { vars: { limit: MAX_JSON_DEPTH } }), undefined);
       return;
     }
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
       done(new ApiError(400, 'invalid_request_error', 'invalid_json'), undefined);
+      return;
     }
+    // Only a body that spells the escape can hold NUL (raw control characters are not JSON).
+    const nul = text.includes('\\u0000') ? nulMember(parsed) : null;
+    if (nul !== null) {
+      done(validationFailed({ [nul]: NUL_MESSAGE }), undefined);
+      return;
+    }
+    done(null, parsed);
   });
 }
 

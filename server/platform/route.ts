@@ -11,6 +11,7 @@ import type { Services } from './services';
 import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
 import { MAX_AMOUNT } from '../../shared/schemas/common';
+import { NUL_MESSAGE, nulMember } from './input-guards';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -233,6 +234,8 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       // Only creates honour the key; on them an empty or malformed one is refused before any work.
       const idemKey = isCreate ? request.headers['idempotency-key'] : undefined;
       if (idemKey !== undefined) checkIdempotencyKey(String(idemKey));
+      const nul = nulMember(request.params) ?? nulMember(request.query);
+      if (nul !== null) throw validationFailed({ [nul]: NUL_MESSAGE });
       const invalid: Record<string, string> = {};
       const params = parsePart(route.params, request.params ?? {}, locale, invalid);
       const q = parsePart(query, request.query ?? {}, locale, invalid) as z.output<typeof commonQuery>;

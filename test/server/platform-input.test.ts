@@ -136,6 +136,21 @@ describe.each(DIALECTS)('every input gets the envelope on %s', (dialect) => {
     expect(await count('clients')).toBe(before);
   });
 
+  it('the NUL character, in a body, a query or a path, is 422 naming where, and stores nothing', async () => {
+    const before = await count('clients');
+    const error = expectEnvelope(await server.api(key, 'POST', '/clients', { type: 'person', name: 'Ana\u0000Pop' }), 422, 'validation_error');
+    expect(error.fields).toHaveProperty('name');
+    expect(expectEnvelope(await server.api(key, 'POST', '/clients?work_point_id=%00', { type: 'person', name: 'Ana' }), 422, 'validation_error').fields)
+      .toHaveProperty('work_point_id');
+    expectEnvelope(await server.api(key, 'GET', '/clients/cli%00x'), 422, 'validation_error');
+    expectEnvelope(await server.api(key, 'GET', '/clients?search=a%00'), 422, 'validation_error');
+    // A backslash followed by u0000 is text, not NUL.
+    const ok = await server.api(key, 'POST', '/clients', { type: 'person', name: 'Ana \\u0000 Pop' });
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body.data.name).toBe('Ana \\u0000 Pop');
+    expect(await count('clients')).toBe(before + 1);
+  });
+
   it('a body nested too deep is 400 json_too_deep, with or without an Idempotency-Key', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expectEnvelope(await server.api(key, 'POST', '/clients', deep), 400, 'json_too_deep');
