@@ -10,6 +10,8 @@ import { MemoryRateLimitStore, CONTRACT_LIMITS, type RateLimits, type RateLimitS
 import { systemClock, type Clock } from './platform/clock';
 import { KeyStore } from './platform/auth';
 import { buildOpenApi } from './platform/openapi';
+import { clientErrorHandler, registerJsonParser } from './platform/input-guards';
+import { DEFAULT_CONNECTION_LIMITS, resolveConnectionLimits, type ConnectionLimits } from './platform/connection-limits';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
 
@@ -25,14 +27,17 @@ export interface AppOptions {
   /** Extra members of Services (clients of outside systems) a module needs. */
   extraServices?: Partial<Services>;
   routes?: readonly AnyRoute[];
+  /** Largest body in bytes; wins over `connectionLimits.bodyLimitBytes`. */
   bodyLimit?: number;
+  /** Timeouts and size limits of connections (defaults: DEFAULT_CONNECTION_LIMITS). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** How long (service-clock seconds) a key looked up stays trusted without reading it again; 0 reads every time. */
   keyCacheSeconds?: number;
   /** Where unexpected errors go (with their stack and SQL), instead of the log; tests use it to see them. */
   reportError?: (error: unknown, request: FastifyRequest) => void;
 }
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_LIMIT_BYTES = DEFAULT_CONNECTION_LIMITS.bodyLimitBytes;
 
 /**
  * Whether replies are checked against their schemas when nobody says: yes under the test runner
@@ -68,11 +73,25 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     docBase: 'https://docs.tejghea.ro/api/v1/errors',
     ...options.extraServices,
   };
+  const limits = resolveConnectionLimits(options.connectionLimits);
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    bodyLimit: options.bodyLimit ?? BODY_LIMIT_BYTES,
+    bodyLimit: options.bodyLimit ?? limits.bodyLimitBytes,
+    // A client that sends nothing, or sends slowly, is dropped: no connection is held forever.
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    maxRequestsPerSocket: limits.maxRequestsPerSocket,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      maxHeaderSize: limits.maxHeaderBytes,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
     genReqId: () => randomUUID(),
+    // Requests Node's parser refuses (oversized headers, garbage) still answer in the envelope.
+    clientErrorHandler: clientErrorHandler(services.docBase, CORS_HEADERS),
     // Fastify's own 503 while closing has its own body; ours (below) keeps the envelope.
     return503OnClosing: false,
     // Errors Fastify meets before routing (a malformed URL) still answer in the envelope.
@@ -82,6 +101,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
       // The framework types this reply with its generic schema parameters; ours is a plain JSON reply.
       void (reply as unknown as FastifyReply)
         .code(400)
+        // No hook ran: the request id the envelope carries goes in its header here.
+        .header('x-request-id', request.id)
         .headers(CORS_HEADERS)
         .send({ success: false, error: apiError.toBody(locale, services.docBase), meta: meta(request) });
       request.log.info({ err: error }, 'rejected before routing');
@@ -95,17 +116,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
       if (!options.logger) console.error(`[${request.id}]`, error);
     });
 
-  // JSON is the only body the contract speaks; anything else (text/plain, forms) is 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError(400, 'invalid_request_error', 'invalid_json'), undefined);
-    }
-  });
+  // JSON in UTF-8 is the only body the contract speaks; anything else (text/plain, forms) is 415.
+  registerJsonParser(app);
 
   // Per-request state lives in declared request members, not WeakMaps: V8 keeps one object shape and
   // the collector has no ephemeron table to walk on every cycle.
@@ -187,6 +199,9 @@ function toApiError(raw: FastifyError | ApiError): ApiError | null {
       break;
   }
   if (raw.code?.startsWith('FST_ERR_CTP')) return new ApiError(400, 'invalid_request_error', 'invalid_json');
+  // The client went away (or was dropped by a timeout) while its body was being read: nobody is left
+  // to answer, and it is no failure of ours to report.
+  if (raw.code === 'ECONNRESET' || raw.message === 'aborted') return new ApiError(400, 'invalid_request_error', 'bad_request');
   // Other framework refusals of the request itself (a bad content length, an aborted body).
   if (raw.code?.startsWith('FST_') && typeof raw.statusCode === 'number' && raw.statusCode >= 400 && raw.statusCode < 500) {
     return new ApiError(raw.statusCode, 'invalid_request_error', 'bad_request');

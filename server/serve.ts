@@ -4,6 +4,7 @@ import { buildApp, validateResponsesByDefault, type AppOptions } from './app';
 import { migrate, openStorage, storageConfigFromEnv, type Storage } from './db/connect';
 import { MemoryRateLimitStore, RedisRateLimitStore, CONTRACT_LIMITS, type RateLimits } from './platform/rate-limit';
 import { systemClock } from './platform/clock';
+import { CONNECTION_LIMIT_ENV, type ConnectionLimits } from './platform/connection-limits';
 import { anafServicesFromEnv } from './modules/efactura-spv/anaf-services';
 import { pollSubmissions } from './modules/efactura-spv/submissions';
 
@@ -21,7 +22,26 @@ const envSchema = z.object({
   LOG: z.enum(['0', '1']).default('0'),
   /** 1: check every reply against its schema (on under the test runner, off by default in production). */
   VALIDATE_RESPONSES: z.enum(['0', '1']).optional(),
+  // Connection timeouts and size limits (server/platform/connection-limits.ts, docs/service-settings.md).
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  IDLE_TIMEOUT_MS: z.coerce.number().int().min(1).optional(),
+  TIMEOUT_CHECK_INTERVAL_MS: z.coerce.number().int().min(10).optional(),
+  MAX_HEADER_BYTES: z.coerce.number().int().min(1024).optional(),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).optional(),
+  MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).optional(),
 });
+
+/** The connection limits the env sets; the rest keep their defaults. */
+export function connectionLimitsFromEnv(config: z.output<typeof envSchema>): Partial<ConnectionLimits> {
+  const limits: Partial<ConnectionLimits> = {};
+  for (const [member, name] of Object.entries(CONNECTION_LIMIT_ENV) as Array<[keyof ConnectionLimits, keyof typeof config]>) {
+    const value = config[name];
+    if (typeof value === 'number') limits[member] = value;
+  }
+  return limits;
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -58,6 +78,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     logger: config.LOG === '1',
     validateResponses: validateResponsesByDefault(env),
     ...(config.KEY_CACHE_SECONDS !== undefined ? { keyCacheSeconds: config.KEY_CACHE_SECONDS } : {}),
+    connectionLimits: connectionLimitsFromEnv(config),
     ...overrides,
     extraServices: { ...(anaf ? { anaf: anaf.services } : {}), ...overrides.extraServices },
     rateLimitStore,

@@ -5,6 +5,8 @@ import pg from 'pg';
 import type { Database as Schema, Db, Dialect } from './types';
 import { migrations } from './migrations/index';
 import { OwnSchemaPostgresDialect } from './own-schema-introspector';
+import { FOLD_FUNCTION } from '../platform/search';
+import { foldForSearch } from '../../shared/text/search-fold';
 
 export interface Storage {
   db: Db;
@@ -56,6 +58,8 @@ export function openStorage(config: StorageConfig): Storage {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // The searches' fold (server/platform/search.ts), used by queries and by the search-index triggers.
+    sqlite.function(FOLD_FUNCTION, { deterministic: true }, (text: unknown) => foldForSearch(typeof text === 'string' ? text : null));
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }

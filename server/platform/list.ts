@@ -2,6 +2,8 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import { validationFailed } from './errors';
 import { bucharestOffsetSeconds } from './bucharest-time';
+import { foldedColumnsMatch, foldTerm, indexedSearch, type SearchIndexSpec } from './search';
+import type { Dialect } from '../db/types';
 
 const isoDate = z
   .string()
@@ -103,8 +105,13 @@ export interface ListOptions {
   sortColumns: Record<string, string>;
   defaultSort: string;
   defaultOrder?: 'asc' | 'desc';
-  /** Columns matched by `search`, case-insensitively, anywhere in the text. */
+  /** Columns matched by `search` anywhere in the text, case and diacritics ignored (a scan: small lists). */
   searchColumns?: string[];
+  /**
+   * Or the table's search index (server/platform/search.ts), for the lists that grow: its columns are
+   * what `search` matches, looked up through the index. The query selects from `spec.table` unaliased.
+   */
+  searchIndex?: { spec: SearchIndexSpec; dialect: Dialect };
   /** Column holding a YYYY-MM-DD date, filtered by start_date/end_date. */
   dateColumn?: string;
   /**
@@ -150,10 +157,14 @@ export async function paginate<DB, TB extends keyof DB, O>(
   options: ListOptions,
 ): Promise<ListPage<O>> {
   let qb = base;
-  if (params.search && options.searchColumns?.length) {
-    const term = `%${params.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const cols = options.searchColumns;
-    qb = qb.where((eb) => eb.or(cols.map((c) => eb(sql`lower(${sql.ref(c)})`, 'like', sql`${term} escape '\\'`)))) as typeof qb;
+  // A term that folds to nothing (blanks) filters nothing.
+  if (params.search && foldTerm(params.search) !== '') {
+    if (options.searchIndex) {
+      const { spec, dialect } = options.searchIndex;
+      qb = qb.where(indexedSearch(dialect, spec, spec.table, params.search)) as typeof qb;
+    } else if (options.searchColumns?.length) {
+      qb = qb.where(foldedColumnsMatch(options.searchColumns, params.search)) as typeof qb;
+    }
   }
   if (params.start_date && params.end_date && params.start_date > params.end_date) {
     throw validationFailed({ end_date: 'Must not be before start_date.|Nu poate fi înainte de start_date.' });

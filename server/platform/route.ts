@@ -6,10 +6,12 @@ import { resolveLocale, type Locale } from './locale';
 import { authenticate, type AuthContext } from './auth';
 import { scopeAllows, type Scope } from './api-keys';
 import { checkRateLimit } from './rate-limit';
-import { withIdempotency, type Outcome } from './idempotency';
+import { checkIdempotencyKey, withIdempotency, type Outcome } from './idempotency';
 import type { Services } from './services';
 import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
+import { MAX_AMOUNT } from '../../shared/schemas/common';
+import { NUL_MESSAGE, nulMember } from './input-guards';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -155,7 +157,7 @@ export const commonQuery = z.object({
 /** Parses one part of the request, adding the failures to `fields` (every part is checked before any 422). */
 function parsePart<T extends z.ZodType>(schema: T | undefined, input: unknown, locale: Locale, fields: Record<string, string>): z.output<T> | undefined {
   if (!schema) return undefined;
-  const result = schema.safeParse(input ?? {}, { reportInput: true });
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   for (const [name, message] of Object.entries(fieldsFromZod(result.error, locale))) fields[name] ??= message;
   return undefined;
@@ -240,10 +242,16 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
     },
     handler: async (request, reply) => {
       const { locale, now, auth } = request.tejgheaAdmitted!;
+      // Only creates honour the key; on them an empty or malformed one is refused before any work.
+      const idemKey = isCreate ? request.headers['idempotency-key'] : undefined;
+      if (idemKey !== undefined) checkIdempotencyKey(String(idemKey));
+      const nul = nulMember(request.params) ?? nulMember(request.query);
+      if (nul !== null) throw validationFailed({ [nul]: NUL_MESSAGE });
       const invalid: Record<string, string> = {};
-      const params = parsePart(route.params, request.params, locale, invalid);
-      const q = parsePart(query, request.query, locale, invalid) as z.output<typeof commonQuery>;
-      const body = parsePart(route.body, request.body, locale, invalid);
+      const params = parsePart(route.params, request.params ?? {}, locale, invalid);
+      const q = parsePart(query, request.query ?? {}, locale, invalid) as z.output<typeof commonQuery>;
+      // No body at all reads as `{}`; a body of `null` is a body, and the schema refuses it.
+      const body = parsePart(route.body, request.body === undefined ? {} : request.body, locale, invalid);
       if (Object.keys(invalid).length) throw validationFailed(invalid);
       // The key's own work point (nearly every request) needs no query, nor an await.
       const requested = q.work_point_id;
@@ -254,17 +262,16 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         services.storage.db, services.storage.dialect, locale, now, services, request, reply,
       );
       const run = async (): Promise<Outcome> => {
-        const result = await route.handler(ctx);
+        const result = await route.handler(ctx).catch(outOfRange);
         // A replay answers what the first delivery made, as "OK" rather than "Created".
         const status = ctx.isReplay ? 200 : successStatus;
         if (ctx.isReplay) reply.header('idempotent-replayed', 'true');
         if (isBinary(result)) return { status, payload: result };
         return { status, payload: services.validateResponses ? checkResponse(route, result) : result };
       };
-      const idemKey = request.headers['idempotency-key'];
       const outcome =
-        isCreate && typeof idemKey === 'string' && idemKey.length > 0
-          ? await withIdempotency(services.storage.db, auth.companyId, idemKey, request, now, run, reply)
+        idemKey !== undefined
+          ? await withIdempotency(services.storage.db, auth.companyId, String(idemKey), request, now, run, reply)
           : await run();
       if (isBinary(outcome.payload)) {
         reply.code(outcome.status).header('content-type', outcome.payload.contentType);
@@ -287,6 +294,21 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         : { success: true, data: outcome.payload, meta: meta(request) };
     },
   });
+}
+
+/**
+ * The last guard of the money code: an amount that passed its schema but overflowed in a computation
+ * (a RangeError from shared/money or shared/invoice-math) is the caller's number out of our range, a
+ * 422, never a 500. Schemas name the member and its limit first; this only catches what they cannot see.
+ */
+function outOfRange(error: unknown): never {
+  if (error instanceof RangeError) {
+    throw new ApiError(422, 'validation_error', 'value_out_of_range', {
+      fields: { '(body)': `A number is beyond what the service can compute with (amounts up to ${MAX_AMOUNT} lei).|Un număr depășește ce poate calcula serviciul (sume de cel mult ${MAX_AMOUNT} lei).` },
+      param: '(body)',
+    });
+  }
+  throw error;
 }
 
 function isBinary(value: unknown): value is BinaryReply {

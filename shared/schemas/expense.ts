@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { decimalStringToBani, isWireMoney, scaleExact, toBani, type Bani } from '../money';
 import { isValidIsoDate } from '../dates';
 import { toMilli } from '../invoice-math';
+import { MAX_AMOUNT, MAX_AMOUNT_BANI, MAX_EXCHANGE_RATE, MAX_QUANTITY } from './common';
 
 /**
  * Expenses on the wire. The contract fixes the Expense object, the pay and update bodies and the
@@ -65,17 +66,24 @@ function member<T>(jsonSchema: Record<string, unknown>, check: (value: unknown) 
     });
 }
 
+/** Bani, or null when not an amount; an amount past the range is ±Infinity, refused with its limit. */
 function amountToBani(value: unknown): Bani | null {
-  if (typeof value === 'number') return isWireMoney(value) ? toBani(value) : null;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value) && Math.abs(value) > MAX_AMOUNT) return value < 0 ? -Infinity : Infinity;
+    return isWireMoney(value) ? toBani(value) : null;
+  }
   if (typeof value === 'string') {
     try {
       return decimalStringToBani(value.trim());
     } catch {
-      return null;
+      return /^-?\d+(\.\d{1,2})?$/.test(value.trim()) ? Infinity : null;
     }
   }
   return null;
 }
+
+const AMOUNT_RANGE_MESSAGE = `Must be at most ${MAX_AMOUNT} in absolute value.|Trebuie să fie cel mult ${MAX_AMOUNT} în valoare absolută.`;
+const outOfRange = (bani: Bani) => Math.abs(bani) > MAX_AMOUNT_BANI;
 
 const AMOUNT_SCHEMA = {
   type: ['number', 'string'],
@@ -86,6 +94,7 @@ const AMOUNT_SCHEMA = {
 export const zPositiveAmount = member<Bani>({ ...AMOUNT_SCHEMA, exclusiveMinimum: 0 }, (v) => {
   const bani = amountToBani(v);
   if (bani === null) return { ok: false, message: 'Must be an amount with at most 2 decimals.|Trebuie să fie o sumă cu cel mult 2 zecimale.' };
+  if (outOfRange(bani)) return { ok: false, message: AMOUNT_RANGE_MESSAGE };
   if (bani <= 0) return { ok: false, message: 'Must be greater than 0.|Trebuie să fie mai mare decât 0.' };
   return { ok: true, value: bani };
 });
@@ -94,6 +103,7 @@ export const zPositiveAmount = member<Bani>({ ...AMOUNT_SCHEMA, exclusiveMinimum
 export const zNonNegativeAmount = member<Bani>({ ...AMOUNT_SCHEMA, minimum: 0 }, (v) => {
   const bani = amountToBani(v);
   if (bani === null) return { ok: false, message: 'Must be an amount with at most 2 decimals.|Trebuie să fie o sumă cu cel mult 2 zecimale.' };
+  if (outOfRange(bani)) return { ok: false, message: AMOUNT_RANGE_MESSAGE };
   if (bani < 0) return { ok: false, message: 'Must be 0 or more.|Trebuie să fie cel puțin 0.' };
   return { ok: true, value: bani };
 });
@@ -102,6 +112,7 @@ export const zNonNegativeAmount = member<Bani>({ ...AMOUNT_SCHEMA, minimum: 0 },
 export const zAnyAmount = member<Bani>(AMOUNT_SCHEMA, (v) => {
   const bani = amountToBani(v);
   if (bani === null) return { ok: false, message: 'Must be an amount with at most 2 decimals.|Trebuie să fie o sumă cu cel mult 2 zecimale.' };
+  if (outOfRange(bani)) return { ok: false, message: AMOUNT_RANGE_MESSAGE };
   return { ok: true, value: bani };
 });
 
@@ -153,6 +164,7 @@ export const zExchangeRateMicro = member<number>(
   { type: 'number', exclusiveMinimum: 0, description: 'Lei for one unit of the currency, at most 6 decimals.' },
   (v) => {
     if (typeof v !== 'number' || !(v > 0)) return { ok: false, message: 'Must be a number greater than 0.|Trebuie să fie un număr mai mare decât 0.' };
+    if (v > MAX_EXCHANGE_RATE) return { ok: false, message: `Must be at most ${MAX_EXCHANGE_RATE}.|Trebuie să fie cel mult ${MAX_EXCHANGE_RATE}.` };
     try {
       return { ok: true, value: scaleExact(v, 6, 'Exchange rate') };
     } catch {
@@ -164,6 +176,7 @@ export const zExchangeRateMicro = member<number>(
 /** Quantity of a line: > 0, at most 3 decimals, in thousandths. */
 export const zLineQuantityMilli = member<number>({ type: 'number', exclusiveMinimum: 0, description: 'At most 3 decimals.' }, (v) => {
   if (typeof v !== 'number' || !(v > 0)) return { ok: false, message: 'Must be a number greater than 0.|Trebuie să fie un număr mai mare decât 0.' };
+  if (v > MAX_QUANTITY) return { ok: false, message: `Must be at most ${MAX_QUANTITY}.|Trebuie să fie cel mult ${MAX_QUANTITY}.` };
   try {
     return { ok: true, value: toMilli(v) };
   } catch {
@@ -190,6 +203,14 @@ export const zExpenseItemInput = z.object({
   /** Price of one unit; VAT-inclusive when the expense's `with_vat` is true. */
   unit_price: zNonNegativeAmount,
   vat: zExpenseVatRate,
+}).superRefine((item, ctx) => {
+  // The line's amount is an amount too, under the same limit as any member.
+  if (Math.abs((item.quantity ?? 1000) * item.unit_price) / 1000 > MAX_AMOUNT_BANI) {
+    ctx.addIssue({
+      code: 'custom', path: ['unit_price'],
+      message: `quantity × unit_price must be at most ${MAX_AMOUNT}.|cantitate × preț unitar trebuie să fie cel mult ${MAX_AMOUNT}.`,
+    });
+  }
 });
 export type ExpenseItemInput = z.output<typeof zExpenseItemInput>;
 

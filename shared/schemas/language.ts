@@ -43,5 +43,12 @@ export const zLanguageEnable = z.object({
 });
 export type LanguageEnable = z.input<typeof zLanguageEnable>;
 
+/**
+ * PUT /languages/{id} (the contract names the CRUD of languages, shapes not shown): the one member a
+ * row has, `code`, optional; changing it swaps the enabled language for another in place.
+ */
+export const zLanguageUpdate = z.object({ code: zLanguageEnable.shape.code.optional() });
+export type LanguageUpdate = z.input<typeof zLanguageUpdate>;
+
 /** DELETE /languages/{id}, at top level (contract). */
 export const zLanguageDeleted = z.object({ object: z.literal('language'), deleted: z.literal(true) });

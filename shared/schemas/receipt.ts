@@ -46,6 +46,20 @@ export const zPaymentCreate = z.object({
   client_local_uuid: z.string().uuid().optional(),
 });
 
+/**
+ * PUT /payments/{id} (the contract names the CRUD of payments, shapes not shown): every member optional,
+ * omitted ones keep their values. The invoice stays the one paid; to pay another, delete and create.
+ */
+export const zPaymentUpdate = z.object({
+  amount: zPaymentCreate.shape.amount.optional(),
+  /** Only the invoice's own currency; present so a client may echo back what it read. */
+  currency: zCurrencyCode.optional(),
+  date: zDate.optional(),
+  type: zPaymentMethodType.optional(),
+  exchange_rate: zExchangeRate.optional(),
+});
+export type PaymentUpdate = z.input<typeof zPaymentUpdate>;
+
 /** Receipt (chitanță), exactly the contract's members plus `series_id` and `client_local_uuid`. */
 export const zReceipt = z.object({
   id: zId,

@@ -28,12 +28,12 @@ const COVERED = [
   'getBankAccount', 'updateBankAccount', 'deleteBankAccount',
   'getVatRate', 'updateVatRate', 'deleteVatRate',
   'getCurrency', 'disableCurrency',
-  'getLanguage', 'disableLanguage',
+  'getLanguage', 'updateLanguage', 'disableLanguage',
   'getInvoiceSeries', 'updateInvoiceSeries', 'deleteInvoiceSeries', 'lockInvoiceSeries', 'unlockInvoiceSeries',
   'reserveNumbers', 'listReservations', 'releaseReservation', 'listInvoiceSeriesGaps',
   'getInvoice', 'updateInvoice', 'deleteInvoice', 'issueInvoice', 'stornoInvoice', 'convertProforma',
   'getInvoiceEfacturaXml', 'sendInvoiceToSpv', 'getEfacturaSubmission',
-  'getPayment', 'deletePayment',
+  'getPayment', 'updatePayment', 'deletePayment',
   'getReceipt', 'updateReceipt', 'deleteReceipt',
   'getReceiptSeries', 'updateReceiptSeries', 'deleteReceiptSeries', 'lockReceiptSeries', 'unlockReceiptSeries', 'listReceiptSeriesGaps',
   'reserveReceiptNumbers', 'listReceiptReservations', 'releaseReceiptReservation',
@@ -266,7 +266,7 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     const language = await isolated({
       create: async (key) => (await created(key, '/languages', { code: 'fr' })).id,
       paths: (id) => [`/languages/${id}`],
-      methods: ['GET', 'DELETE'],
+      update: { code: 'it' },
     });
     expect((await server.api(language.stranger.api_key, 'GET', '/languages')).body.data.map((l: { code: string }) => l.code)).toEqual(['ro']);
   });
@@ -373,7 +373,7 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
         return (await created(key, '/payments', { invoice_id: inv.id, amount: 10 })).id;
       },
       paths: (id) => [`/payments/${id}`],
-      methods: ['GET', 'DELETE'],
+      update: { amount: 5 },
       lists: ['/payments'],
     });
     await isolated({

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import * as m0001 from './0001_platform';
 import * as m0002 from './0002_work_point_details';
 import * as m0003 from './0003_deleted_records';
+import * as m0020 from './0020_search_fold';
 import { catalogMigrations } from '../../modules/catalog/migrations';
 import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
@@ -22,6 +23,7 @@ export const migrations: Record<string, MigrationModule> = {
   '0001_platform': m0001,
   '0002_work_point_details': m0002,
   '0003_deleted_records': m0003,
+  '0020_search_fold': m0020,
   ...catalogMigrations,
   ...invoicingMigrations,
   ...expensesMigrations,

@@ -12,6 +12,7 @@ import { defineRoute } from '../../platform/route';
 import type { ClientsTable } from './tables';
 import { createdOn, fromFlag, invalidFields, textOrNull, toFlag, zIdParams, zQueryFlag } from './common';
 import { zDeleted } from '../../platform/envelope';
+import { CLIENTS_SEARCH } from './migrations/0120_catalog_search';
 
 export function toClient(row: ClientsTable): Client {
   return {
@@ -150,7 +151,7 @@ export const listClients = defineRoute({
       sortColumns: { name: 'name', created_at: 'created_at' },
       defaultSort: 'created_at',
       defaultOrder: 'desc',
-      searchColumns: ['name', 'cui', 'cnp', 'reg_com', 'email', 'city'],
+      searchIndex: { spec: CLIENTS_SEARCH, dialect: ctx.dialect },
       dateColumn: 'created_on',
       tieBreaker: 'id',
       updatedColumn: 'updated_at',

@@ -14,6 +14,7 @@ import { zDeleted } from '../../platform/envelope';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db-errors';
 import { isCurrencyEnabled } from './currencies';
 import { isVatRateAllowed } from './vat-rates';
+import { PRODUCTS_SEARCH } from './migrations/0120_catalog_search';
 
 export function toProduct(row: ProductsTable): Product {
   return {
@@ -84,7 +85,7 @@ export const listProducts = defineRoute({
       sortColumns: { name: 'name', code: 'code', price: 'price', created_at: 'created_at' },
       defaultSort: 'created_at',
       defaultOrder: 'desc',
-      searchColumns: ['name', 'code'],
+      searchIndex: { spec: PRODUCTS_SEARCH, dialect: ctx.dialect },
       dateColumn: 'created_on',
       tieBreaker: 'id',
       updatedColumn: 'updated_at',

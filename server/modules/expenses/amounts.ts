@@ -1,3 +1,4 @@
+import { MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
 import { addBani, mulDivRound, type Bani } from '../../../shared/money';
 import type { ExpenseItemInput, ExpenseVat, ExpenseVatRate, VatBreakdownInput } from '../../../shared/schemas/expense';
 
@@ -73,6 +74,8 @@ function sum(lines: readonly Split[]): Split {
     vat = addBani(vat, l.vat);
     total = addBani(total, l.total);
   }
+  // A total is an amount too: past the limit the route answers 422 value_out_of_range, before any write.
+  if (Math.abs(total) > MAX_AMOUNT_BANI || Math.abs(net) > MAX_AMOUNT_BANI) throw new RangeError('Expense total out of range');
   return { net, vat, total };
 }
 
@@ -160,7 +163,9 @@ export function toAccountingCurrency(amounts: Split, rateMicro: number | null): 
   if (rateMicro === null) return { net: amounts.net, vat: amounts.vat, total: amounts.total };
   const net = mulDivRound(amounts.net, rateMicro, 1_000_000);
   const vat = mulDivRound(amounts.vat, rateMicro, 1_000_000);
-  return { net, vat, total: addBani(net, vat) };
+  const total = addBani(net, vat);
+  if (Math.abs(total) > MAX_AMOUNT_BANI) throw new RangeError('Expense total in the accounting currency out of range');
+  return { net, vat, total };
 }
 
 /** The header `vat` of a stored expense: its single rate, or `mix`. */

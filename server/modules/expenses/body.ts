@@ -23,3 +23,24 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown, locale:
   if (!parsed.success) throw validationFailed(fieldsFromZod(parsed.error, locale), status);
   return parsed.data;
 }
+
+/** Header members the contract has the server derive from `items` when lines are sent. */
+const DERIVED_FROM_ITEMS = ['amount', 'vat', 'amount_vat_manual', 'vat_breakdown'] as const;
+
+/**
+ * The body of PUT /expenses/{id} without the members the contract says are ignored, so that their
+ * values (valid or not) cannot refuse the request: with `items` holding lines, the header amounts
+ * (`amount`, `vat`, `amount_vat_manual`, `vat_breakdown`) are derived from the lines; with a `vat`
+ * other than `mix`, `amount_vat_manual` is "ignored otherwise".
+ */
+export function withoutIgnoredMembers(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const members = body as Record<string, unknown>;
+  const copy: Record<string, unknown> = { ...members };
+  if (Array.isArray(members.items) && members.items.length > 0) {
+    for (const name of DERIVED_FROM_ITEMS) delete copy[name];
+  } else if (members.vat !== undefined && members.vat !== 'mix') {
+    delete copy.amount_vat_manual;
+  }
+  return copy;
+}

@@ -18,7 +18,7 @@ import { actionMessage, fieldText } from './messages';
 import { amountColumns, planAmounts } from './plan';
 import type { ComputedLine } from './amounts';
 import { closedMonths } from './periods';
-import { documentedBody, parseBody } from './body';
+import { documentedBody, parseBody, withoutIgnoredMembers } from './body';
 import {
   appendEvent,
   changesBetween,
@@ -32,6 +32,7 @@ import {
 } from './store';
 import { monthOf, todayAt } from './time';
 import { ISO_4217 } from '../catalog/lookups';
+import { EXPENSES_SEARCH } from './migrations/0320_search';
 
 type Executor = Db | Transaction<Database>;
 type Fields = Record<string, string>;
@@ -241,7 +242,7 @@ export const listExpenses = defineRoute({
     const page = await paginate(base, q, {
       sortColumns: { date: 'date', due_date: 'due_date', created_at: 'created_at', amount: 'total_bani', reference: 'reference' },
       defaultSort: 'date',
-      searchColumns: ['reference', 'description'],
+      searchIndex: { spec: EXPENSES_SEARCH, dialect: ctx.dialect },
       dateColumn: 'date',
       tieBreaker: 'id',
       // Set at creation already: no COALESCE needed.
@@ -278,7 +279,7 @@ export const updateExpense = defineRoute({
       if (closed.has(monthOf(row.date))) {
         throw new ApiError(409, 'invalid_request_error', 'expense_locked', { param: 'id', vars: { month: monthOf(row.date) } });
       }
-      const body = parseBody(zExpenseUpdate, ctx.body, ctx.locale);
+      const body = parseBody(zExpenseUpdate, withoutIgnoredMembers(ctx.body), ctx.locale);
       const storedLines = (await loadLines(trx, [row.id])).get(row.id) ?? [];
       const rc = { today, closed, locale: ctx.locale };
       const before = renderExpense(row, storedLines, rc);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { MigrationModule } from '../../db/migrations/index';
+import * as m0320 from './migrations/0320_search';
 
 /**
  * PostgreSQL numbers placeholders `$1`, SQLite writes `?`: compiling a one-parameter query tells
@@ -146,4 +147,5 @@ const m0301: MigrationModule = {
 export const expensesMigrations: Record<string, MigrationModule> = {
   '0300_expenses': m0300,
   '0301_expenses_changes': m0301,
+  '0320_expenses_search': m0320,
 };

@@ -9,6 +9,7 @@ import { newId } from '../../platform/ids';
 import { zDeleted } from '../../platform/envelope';
 import { zSupplier, zSupplierCreate, zSupplierUpdate, type Supplier } from '../../../shared/schemas/supplier';
 import type { SuppliersTable } from './tables';
+import { SUPPLIERS_SEARCH } from './migrations/0320_search';
 
 type SupplierRow = Selectable<SuppliersTable>;
 
@@ -122,7 +123,7 @@ export const listSuppliers = defineRoute({
       sortColumns: { name: 'name', created_at: 'created_at' },
       defaultSort: 'name',
       defaultOrder: 'asc',
-      searchColumns: ['name', 'cui', 'reg_com', 'email'],
+      searchIndex: { spec: SUPPLIERS_SEARCH, dialect: ctx.dialect },
       tieBreaker: 'id',
       updatedColumn: 'updated_at',
       createdColumn: 'created_at',

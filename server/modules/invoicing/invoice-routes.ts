@@ -26,6 +26,7 @@ import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import './messages';
+import { INVOICES_SEARCH } from './migrations/0210_search';
 
 const idParams = z.object({ id: z.string() });
 
@@ -146,7 +147,7 @@ const listInvoices = defineRoute({
     if (q.paid_state) base = base.where('paid_state', '=', q.paid_state);
     const page = await paginate(base, q, {
       sortColumns: { issue_date: 'issue_date', number: 'number', total: 'total_bani', created_at: 'created_at' },
-      defaultSort: 'issue_date', defaultOrder: 'desc', searchColumns: ['full_number', 'buyer_name'], dateColumn: 'issue_date', tieBreaker: 'id',
+      defaultSort: 'issue_date', defaultOrder: 'desc', searchIndex: { spec: INVOICES_SEARCH, dialect: ctx.dialect }, dateColumn: 'issue_date', tieBreaker: 'id',
       updatedColumn: 'updated_at', createdColumn: 'created_at',
     });
     return { ...page, data: await invoiceViews(ctx.db, ctx.companyId, page.data, expansions(q), ctx.locale) };

@@ -6,7 +6,7 @@ import { recordDeletion } from '../../platform/tombstones';
 import { newId } from '../../platform/ids';
 import { toBani, fromBani } from '../../../shared/money';
 import { zPaymentMethodType } from '../../../shared/schemas/common';
-import { zPayment, zPaymentCreate } from '../../../shared/schemas/receipt';
+import { zPayment, zPaymentCreate, zPaymentUpdate } from '../../../shared/schemas/receipt';
 import type { Db } from '../../db/types';
 import type { Locale } from '../../platform/locale';
 import { invalid } from './fail';
@@ -173,4 +173,47 @@ const deletePayment = defineRoute({
   },
 });
 
-export const paymentRoutes: AnyRoute[] = [createPayment, listPayments, getPayment, deletePayment];
+const updatePayment = defineRoute({
+  method: 'PUT', path: '/payments/:id', operationId: 'updatePayment', summary: 'Update a payment',
+  description:
+    'Our design (the contract names the route only). Every member optional; omitted ones keep their values. The invoice stays ' +
+    'the one paid (delete and create to pay another); `currency` may only repeat the invoice\'s. The amount may not exceed what ' +
+    'is due counting this payment\'s own share; its VAT share and the invoice\'s paid state are recomputed. A receipt\'s ' +
+    'payment changes with its receipt (409 `payment_linked_to_receipt`); cash (`type: receipt`) is refused as on create.',
+  tags: ['payments'], scope: 'payments:write', params: idParams, body: zPaymentUpdate, response: zPayment,
+  errors: { resource_missing: 404, payment_linked_to_receipt: 409, invoice_is_draft: 409, invoice_is_storno: 409, already_voided: 409 },
+  handler: async (ctx) => {
+    const b = ctx.body;
+    if (b.type === 'receipt') {
+      throw invalid(ctx.locale, { type: 'Cash is received with POST /receipts.|Numerarul se încasează cu POST /receipts.' });
+    }
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const found = await trx.selectFrom('payments').selectAll().where('id', '=', ctx.params.id).where('company_id', '=', ctx.companyId).executeTakeFirst();
+      if (!found) throw notFound('id');
+      if (found.receipt_id) {
+        throw new ApiError(409, 'invalid_request_error', 'payment_linked_to_receipt', { param: 'id', vars: { receipt_id: found.receipt_id } });
+      }
+      const invoice = await lockInvoiceRow(trx, ctx.dialect, ctx.companyId, found.invoice_id);
+      if (!invoice) throw notFound('invoice_id');
+      assertPayable(invoice);
+      if (b.currency && b.currency !== invoice.currency) {
+        throw invalid(ctx.locale, { currency: `Must be the invoice's currency, ${invoice.currency}.|Trebuie să fie moneda facturii, ${invoice.currency}.` });
+      }
+      const amount = b.amount !== undefined ? toBani(b.amount) : Number(found.amount_bani);
+      assertWithinDue(ctx.locale, invoice, amount, Number(found.amount_bani));
+      const share = vatShare(amount, invoice);
+      const rate = invoice.currency === 'RON' ? null : (b.exchange_rate ?? found.exchange_rate ?? invoice.exchange_rate);
+      const changes = {
+        amount_bani: amount, amount_without_vat_bani: share.net, amount_vat_bani: share.vat,
+        date: b.date ?? found.date, type: b.type ?? found.type, exchange_rate: rate, exchange_currency: rate === null ? null : 'RON',
+        updated_at: ctx.now,
+      };
+      await trx.updateTable('payments').set(changes).where('id', '=', found.id).execute();
+      await recomputePaid(trx, invoice.id, ctx.now);
+      return { ...found, ...changes };
+    });
+    return paymentWithNumber(ctx.db, row, ctx.locale);
+  },
+});
+
+export const paymentRoutes: AnyRoute[] = [createPayment, listPayments, getPayment, updatePayment, deletePayment];

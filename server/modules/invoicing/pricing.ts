@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
 import { toBani } from '../../../shared/money';
 import type { LineVatCategory, zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import { MAX_AMOUNT, MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
+import { validationFailed } from '../../platform/errors';
 import type { InvoiceLinesTable } from './tables';
 
 export type LineInput = z.output<typeof zInvoiceLineInput>;
@@ -49,13 +51,19 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
     if (!problems[`items.${i}.vat_rate`] && !allowedRatesBp.has(rate)) {
       problems[`items.${i}.vat_rate`] = 'Not a VAT rate of the company (21, 19, 11, 9, 5, 0 or a custom rate).|Nu este o cotă TVA a firmei (21, 19, 11, 9, 5, 0 sau o cotă proprie).';
     }
+    const priceBani = at('price', () => toBani(item.price));
+    // A line's amount is a money amount too: it obeys the same limit as any member.
+    if (!problems[`items.${i}.price`] && Math.abs(quantity * priceBani) / 1000 > MAX_AMOUNT_BANI) {
+      problems[`items.${i}.price`] =
+        `quantity × price must be at most ${MAX_AMOUNT} lei.|cantitate × preț trebuie să fie cel mult ${MAX_AMOUNT} lei.`;
+    }
     lines.push({
       product_id: item.product_id ?? null,
       description: item.description,
       quantity_milli: quantity,
       unit: item.unit,
       unit_code: item.unit_code,
-      price_bani: at('price', () => toBani(item.price)),
+      price_bani: priceBani,
       vat_rate_bp: rate,
       discount_bp: at('discount_percent', () => percentToBp(item.discount_percent)),
       vat_exemption_reason: item.vat_exemption_reason ?? null,
@@ -75,6 +83,10 @@ export function price(lines: LineIntegers[], reverseCharge: boolean): Priced {
     })),
     { reverse_charge: reverseCharge },
   );
+  // The document's total obeys the limit of any amount; refused before anything is written.
+  if (Math.abs(totals.total_bani) > MAX_AMOUNT_BANI) {
+    throw validationFailed({ items: `The invoice total must be at most ${MAX_AMOUNT} lei.|Totalul facturii trebuie să fie cel mult ${MAX_AMOUNT} lei.` });
+  }
   return { lines, totals };
 }
 

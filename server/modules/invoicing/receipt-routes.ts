@@ -24,6 +24,7 @@ import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
 import './messages';
 import { zCashCeilingWarning } from '../../../shared/schemas/accounting';
 import { receiptCeilingWarnings } from '../accounting/cash-ceilings';
+import { RECEIPTS_SEARCH } from './migrations/0210_search';
 
 const idParams = z.object({ id: z.string() });
 
@@ -267,7 +268,7 @@ const listReceipts = defineRoute({
     if (q.type) base = base.where('type', '=', q.type);
     const page = await paginate(base, q, {
       sortColumns: { date: 'date', amount: 'amount_bani', created_at: 'created_at', number: 'number' },
-      defaultSort: 'date', defaultOrder: 'desc', searchColumns: ['receipt_number', 'client_name'], dateColumn: 'date', tieBreaker: 'id',
+      defaultSort: 'date', defaultOrder: 'desc', searchIndex: { spec: RECEIPTS_SEARCH, dialect: ctx.dialect }, dateColumn: 'date', tieBreaker: 'id',
       updatedColumn: 'updated_at', createdColumn: 'created_at',
     });
     return { ...page, data: await receiptViews(ctx.db, page.data, ctx.locale) };
