@@ -1,6 +1,7 @@
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { clientHandlers } from './clients';
+import { counterHandlers } from './counter';
 import { dashboardHandlers } from './dashboard';
 import { documentHandlers } from './documents';
 import { invoiceHandlers } from './invoices';
@@ -22,6 +23,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...clientHandlers(s),
     ...productHandlers(s),
     ...receiptHandlers(s),
+    ...counterHandlers(s),
     ...seriesHandlers(s),
     ...catalogHandlers(s),
     ...dashboardHandlers(s),

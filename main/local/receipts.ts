@@ -107,43 +107,46 @@ function checkInvoice(db: ReadDb, invoiceId: string): InvoiceRow {
 }
 
 export function createReceipt(ctx: LocalContext, input: ReceiptInput): ReceiptView {
-  return ctx.store.write((db) => {
-    let clientId = input.client_id ?? null;
-    let clientName = input.client_name ?? null;
-    if (input.invoice_id) {
-      const invoice = checkInvoice(db, input.invoice_id);
-      clientId ??= invoice.client_id;
-      if (!clientName && invoice.buyer) clientName = (JSON.parse(invoice.buyer) as { name?: string }).name ?? null;
-    }
-    if (clientId) {
-      const client = getClientRow(db, clientId);
-      if (!client) throw invalidInput({ client_id: 'Unknown client|Client necunoscut' });
-      clientName ??= client.name;
-    }
-    if (!clientName) throw invalidInput({ client_name: 'A payer name is required|Numele plătitorului este obligatoriu' });
-    let series: SeriesRow | undefined;
-    if (input.series_id) {
-      series = getSeriesRow(db, input.series_id);
-      if (!series || series.kind !== 'receipt') throw invalidInput({ series_id: 'Not a receipt series|Nu este o serie de chitanțe' });
-    } else {
-      series = defaultReceiptSeries(db, ctx.device.id);
-    }
-    const id = ctx.uuid();
-    const now = ctx.clock.now();
-    // Under a lock held here, or from this device's reserved numbers, the receipt is numbered at once and can be printed offline.
-    const taken = series ? takeNumber(db, ctx, series.id, id) : null;
-    db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, reservation_token, amount_bani,
-               currency, date, observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
-               VALUES (${id}, NULL, ${id}, ${taken?.full_number ?? null}, ${series?.id ?? null}, ${taken?.number ?? null},
-               ${taken?.numbering ?? null}, ${taken?.reservation_token ?? null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
-               ${input.language}, ${input.type}, ${input.exchange_rate ?? null}, ${clientId}, ${clientName}, ${input.invoice_id ?? null},
-               ${now}, ${now})`);
-    if (input.invoice_id) recomputePaid(db, input.invoice_id, now);
-    const row = getReceiptRow(db, id)!;
-    const item = enqueue(db, ctx, { kind: 'receipt.create', entityType: 'receipt', entityId: id, request: createRequest(row, ctx.device.id), after: taken?.after ?? [] });
-    if (series && taken?.numbering === 'lock') setLockTail(db, series.id, item);
-    return receiptView(db, id);
-  });
+  return ctx.store.write((db) => createReceiptIn(db, ctx, input));
+}
+
+/** The body of `createReceipt` inside the caller's transaction (the counter issues invoice and chitanță in one). */
+export function createReceiptIn(db: WriteDb, ctx: LocalContext, input: ReceiptInput): ReceiptView {
+  let clientId = input.client_id ?? null;
+  let clientName = input.client_name ?? null;
+  if (input.invoice_id) {
+    const invoice = checkInvoice(db, input.invoice_id);
+    clientId ??= invoice.client_id;
+    if (!clientName && invoice.buyer) clientName = (JSON.parse(invoice.buyer) as { name?: string }).name ?? null;
+  }
+  if (clientId) {
+    const client = getClientRow(db, clientId);
+    if (!client) throw invalidInput({ client_id: 'Unknown client|Client necunoscut' });
+    clientName ??= client.name;
+  }
+  if (!clientName) throw invalidInput({ client_name: 'A payer name is required|Numele plătitorului este obligatoriu' });
+  let series: SeriesRow | undefined;
+  if (input.series_id) {
+    series = getSeriesRow(db, input.series_id);
+    if (!series || series.kind !== 'receipt') throw invalidInput({ series_id: 'Not a receipt series|Nu este o serie de chitanțe' });
+  } else {
+    series = defaultReceiptSeries(db, ctx.device.id);
+  }
+  const id = ctx.uuid();
+  const now = ctx.clock.now();
+  // Under a lock held here, or from this device's reserved numbers, the receipt is numbered at once and can be printed offline.
+  const taken = series ? takeNumber(db, ctx, series.id, id) : null;
+  db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, reservation_token, amount_bani,
+             currency, date, observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
+             VALUES (${id}, NULL, ${id}, ${taken?.full_number ?? null}, ${series?.id ?? null}, ${taken?.number ?? null},
+             ${taken?.numbering ?? null}, ${taken?.reservation_token ?? null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
+             ${input.language}, ${input.type}, ${input.exchange_rate ?? null}, ${clientId}, ${clientName}, ${input.invoice_id ?? null},
+             ${now}, ${now})`);
+  if (input.invoice_id) recomputePaid(db, input.invoice_id, now);
+  const row = getReceiptRow(db, id)!;
+  const item = enqueue(db, ctx, { kind: 'receipt.create', entityType: 'receipt', entityId: id, request: createRequest(row, ctx.device.id), after: taken?.after ?? [] });
+  if (series && taken?.numbering === 'lock') setLockTail(db, series.id, item);
+  return receiptView(db, id);
 }
 
 const PATCH_WIRE: Record<keyof ReceiptPatch, string> = {

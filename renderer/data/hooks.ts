@@ -25,6 +25,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   expenses: ['purchases'],
   dashboard: ['invoices', 'receipts', 'outbox', 'settings'],
   company: ['settings'],
+  // The carts kept on this device change with the counter's default method (a setting).
+  counter: ['settings'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {
