@@ -7,6 +7,7 @@ import type { ReadDb, WriteDb } from '../db/store';
 import { AppError, invalidInput, notFound } from '../errors';
 import { enqueue, isMutable, openItemsOf, rewrite, type OutboxRequest, type Ref } from '../sync/outbox';
 import { getClientRow } from './clients';
+import { foldForSearch } from '../../shared/text/search-fold';
 import type { LocalContext } from './context';
 import { getInvoiceRow } from './invoices';
 import { likePattern, recordSync, recordSyncs } from './records';
@@ -233,10 +234,11 @@ export function listReceipts(
     if (input.invoice_id) conditions.push(sql`r.invoice_id = ${input.invoice_id}`);
     if (input.from) conditions.push(sql`r.date >= ${input.from}`);
     if (input.to) conditions.push(sql`r.date <= ${input.to}`);
-    const term = input.search?.trim();
+    // Folded on both sides (tejghea_fold, shared/text/search-fold.ts): "stefan" finds "Ştefan".
+    const term = foldForSearch(input.search);
     if (term) {
       const like = likePattern(term);
-      conditions.push(sql`(lower(r.client_name) LIKE ${like} ESCAPE '\\' OR lower(COALESCE(r.receipt_number, '')) LIKE ${like} ESCAPE '\\')`);
+      conditions.push(sql`(tejghea_fold(r.client_name) LIKE ${like} ESCAPE '\\' OR tejghea_fold(COALESCE(r.receipt_number, '')) LIKE ${like} ESCAPE '\\')`);
     }
     const where = join(conditions, ' AND ');
     const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM receipts r WHERE ${where}`)?.n ?? 0;

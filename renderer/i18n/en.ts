@@ -633,4 +633,6 @@ export const en: Messages = {
   'till.field.cart_id': 'the cart',
   'till.field.other': 'a field',
   'till.error.invalidValue': 'invalid value',
+  'till.barcode': 'Barcode (EAN)',
+  'till.barcodeHint': 'The code printed on the article; scanning it adds the product to the cart.',
 };

@@ -636,4 +636,6 @@ export const ro = {
   'till.field.cart_id': 'coșul',
   'till.field.other': 'un câmp',
   'till.error.invalidValue': 'valoare nevalidă',
+  'till.barcode': 'Cod de bare (EAN)',
+  'till.barcodeHint': 'Codul tipărit pe produs; scanarea lui adaugă produsul în coș.',
 } as const satisfies Record<string, string>;

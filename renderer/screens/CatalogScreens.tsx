@@ -178,6 +178,7 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
   const mutation = product ? update : create;
   const [name, setName] = useState(product?.name ?? '');
   const [code, setCode] = useState(product?.code ?? '');
+  const [barcode, setBarcode] = useState(product?.barcode ?? '');
   const [unit, setUnit] = useState(product?.unit ?? 'buc');
   const [priceText, setPriceText] = useState(product ? formatBani(product.price_bani, language) : '');
   const [gross, setGross] = useState(product?.price_includes_vat ?? true);
@@ -193,6 +194,7 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
     const body = {
       name: name.trim(),
       code: code.trim() || null,
+      barcode: barcode.trim() || null,
       unit: unit.trim(),
       unit_code: unit.trim() === 'kg' ? 'KGM' : unit.trim() === 'l' ? 'LTR' : service ? 'C62' : 'H87',
       price_bani: price,
@@ -224,6 +226,10 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
         <Field label={t('products.code')} error={fields.code}>
           <input className="input" data-testid="product-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="5941234567890" />
           {fields.code ? null : <span className="hint">{t('products.codeHint')}</span>}
+        </Field>
+        <Field label={t('till.barcode')} error={fields.barcode}>
+          <input className="input" data-testid="product-barcode" value={barcode} maxLength={64} onChange={(e) => setBarcode(e.target.value)} placeholder="5941234567890" />
+          {fields.barcode ? null : <span className="hint">{t('till.barcodeHint')}</span>}
         </Field>
         <Field label={t('products.unit')}>
           <input className="input" data-testid="product-unit" value={unit} onChange={(e) => setUnit(e.target.value)} list="units" />

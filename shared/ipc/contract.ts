@@ -248,6 +248,8 @@ export const zProductView = z.object({
   id: zLocalId,
   name: z.string(),
   code: z.string().nullable(),
+  /** The barcode printed on the article, when it is not the code. */
+  barcode: z.string().nullable(),
   unit: z.string(),
   unit_code: z.string(),
   price_bani: zBaniInt,
@@ -264,6 +266,12 @@ export type ProductView = z.infer<typeof zProductView>;
 const productFields = {
   name: z.string().trim().min(1).max(200),
   code: z.string().trim().max(64).nullish(),
+  barcode: z
+    .string()
+    .trim()
+    .max(64, 'At most 64 characters|Cel mult 64 de caractere')
+    .regex(/^[0-9A-Za-z-]*$/, 'Digits and letters only|Doar cifre și litere')
+    .nullish(),
   unit: z.string().trim().min(1).max(20),
   unit_code: z.string().trim().min(1).max(5),
   price_bani: zNonNegativeBani,

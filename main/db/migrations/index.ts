@@ -8,8 +8,9 @@ import { migration0006 } from './0006_invoice_search';
 import { migration0007 } from './0007_line_vat_category';
 import { migration0008 } from './0008_receipt_reservations';
 import { migration0009 } from './0009_invoice_delivery_date';
+import { migration0010 } from './0010_counter_search';
 
 /** Every migration this build knows, in order. Ids are 1..n with no hole. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010];
 
 export type { Migration };

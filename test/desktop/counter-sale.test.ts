@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/server';
+import type { FaultProxy } from '../support/fault-proxy';
+import { createSeries, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
+
+/**
+ * The counter's host side against the real service: a barcode goes both ways through sync and wins
+ * a search by exact match; searches ignore case and Romanian diacritics (comma and cedilla forms);
+ * one cart gives one document whatever fails between the device and the service.
+ */
+describe('counter: finding things and selling once', () => {
+  let server: TestServer;
+  let proxy: FaultProxy;
+  serverBehindProxyForTests((started) => ({ server, proxy } = started));
+
+  it('syncs a barcode both ways, finds the product by it before any name, and folds diacritics in searches', async () => {
+    const company = await newCompany(server);
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      // Made here, pushed: the service holds the barcode.
+      const made = await device.call('products.create', { name: 'Ciocolată amăruie', code: 'CIOC-1', barcode: '5941234000024', price_bani: 899, vat_rate: 21, price_includes_vat: true });
+      // A product whose name contains the same digits must not win a scan.
+      await device.call('products.create', { name: 'Cutie 5941234000024', price_bani: 100, vat_rate: 21 });
+      await device.call('sync.now');
+      const remote = await server.api(company.apiKey, 'GET', '/products?barcode=5941234000024');
+      expect(remote.body.data.data.map((p: { name: string }) => p.name)).toEqual(['Ciocolată amăruie']);
+      // Made on the service, pulled: the device holds it.
+      await server.api(company.apiKey, 'POST', '/products', { name: 'Ţuică de prune', barcode: '5941234000031', price: 45, vat_rate: 21 });
+      await device.call('sync.now');
+      const scanned = await device.call('products.list', { search: '5941234000031', limit: 10, offset: 0 });
+      expect(scanned.items.map((p) => p.name)).toEqual(['Ţuică de prune']);
+      expect(scanned.items[0]!.barcode).toBe('5941234000031');
+      const exact = await device.call('products.list', { search: '5941234000024', limit: 10, offset: 0 });
+      expect(exact.items.map((p) => p.id)).toEqual([made.id]);
+      // Folded search: cedilla ţ and comma ț, ă, any case.
+      expect((await device.call('products.list', { search: 'TUICA', limit: 10, offset: 0 })).items.map((p) => p.name)).toEqual(['Ţuică de prune']);
+      expect((await device.call('products.list', { search: 'țuică', limit: 10, offset: 0 })).items.map((p) => p.name)).toEqual(['Ţuică de prune']);
+      expect((await device.call('products.list', { search: 'amaruie', limit: 10, offset: 0 })).items.map((p) => p.name)).toEqual(['Ciocolată amăruie']);
+      await device.call('clients.create', { type: 'person', name: 'Ștefan Popescu', country: 'RO' });
+      await device.call('clients.create', { type: 'person', name: 'Ştefania Ionescu', country: 'RO' });
+      const clients = await device.call('clients.list', { search: 'stefan', limit: 10, offset: 0 });
+      expect(clients.items.map((c) => c.name).sort()).toEqual(['Ştefania Ionescu', 'Ștefan Popescu']);
+      // An edit of the barcode goes up too, and clearing it as well.
+      await device.call('products.update', { id: made.id, patch: { barcode: null } });
+      await device.call('sync.now');
+      const cleared = await server.api(company.apiKey, 'GET', '/products?barcode=5941234000024');
+      expect(cleared.body.data.data).toEqual([]);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('sells a cart once: the same cart again, the reply lost on the way back, 500 and 429 from the service: one invoice, one payment, one chitanță', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'TC');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      await device.call('sync.now');
+      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 5, low_water: 2 });
+      const client = await device.call('clients.create', { type: 'person', name: 'Ana Pop', country: 'RO' });
+      const cart = '3f1d4c2a-9b8e-4f6a-8c1d-2e3f4a5b6c7d';
+      const sale = {
+        cart_id: cart, series_id: seriesId, client_id: client.id, payment_method: 'receipt' as const, card_bani: 500,
+        lines: [{ description: 'Pâine', quantity: 2, unit_price_bani: 826, vat_rate: 21 }],
+      };
+      // The service fails in every way a counter's network does while the sale goes up.
+      proxy.plan(['status500', 'status429', 'drop_after', 'drop_after', 'drop_after']);
+      const first = await device.call('counter.sell', sale);
+      expect(first.replayed).toBe(false);
+      const again = await device.call('counter.sell', sale);
+      expect(again.replayed).toBe(true);
+      expect(again.invoice.id).toBe(first.invoice.id);
+      expect(again.invoice.full_number).toBe(first.invoice.full_number);
+      for (let i = 0; i < 8; i++) {
+        const s = await device.call('sync.now');
+        if (s.outbox.pending === 0 && s.outbox.in_flight === 0 && s.outbox.failed === 0) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      // The faults did happen: the service acted on requests whose replies were lost.
+      expect(proxy.counts.drop_after).toBeGreaterThanOrEqual(3);
+      expect(proxy.counts.status500).toBeGreaterThanOrEqual(1);
+      const invoices = await server.api(company.apiKey, 'GET', '/invoices?per_page=100');
+      expect(invoices.body.data.total).toBe(1);
+      const inv = invoices.body.data.data[0];
+      expect(inv.full_number).toBe(first.invoice.full_number);
+      expect(inv.client_local_uuid).toBe(cart);
+      const expanded = await server.api(company.apiKey, 'GET', `/invoices/${inv.id}?expand[]=payments`);
+      expect(expanded.body.data.paid_state).toBe('paid');
+      const card = expanded.body.data.payments.filter((p: { type: string }) => p.type === 'card');
+      expect(card.map((p: { amount: number }) => p.amount)).toEqual([5]);
+      const receipts = await server.api(company.apiKey, 'GET', '/receipts?per_page=100');
+      const mine = receipts.body.data.data.filter((r: { invoice: { id: string } | null }) => r.invoice?.id === inv.id);
+      expect(mine.map((r: { amount: number }) => r.amount)).toEqual([Number((first.invoice.totals.total_bani / 100 - 5).toFixed(2))]);
+      // The same cart after sync still answers the first sale.
+      const later = await device.call('counter.sell', sale);
+      expect(later.replayed).toBe(true);
+      expect((await server.api(company.apiKey, 'GET', '/invoices?per_page=100')).body.data.total).toBe(1);
+    } finally {
+      await device.close();
+    }
+  });
+});
