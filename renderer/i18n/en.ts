@@ -635,4 +635,5 @@ export const en: Messages = {
   'till.error.invalidValue': 'invalid value',
   'till.barcode': 'Barcode (EAN)',
   'till.barcodeHint': 'The code printed on the article; scanning it adds the product to the cart.',
+  'till.receiptNoNumber': 'No receipt series has numbers on this device: the chitanță gets its number only at sync. In "Series and numbering" choose "Shared, with reserved numbers" for the receipt series.',
 };

@@ -638,4 +638,5 @@ export const ro = {
   'till.error.invalidValue': 'valoare nevalidă',
   'till.barcode': 'Cod de bare (EAN)',
   'till.barcodeHint': 'Codul tipărit pe produs; scanarea lui adaugă produsul în coș.',
+  'till.receiptNoNumber': 'Nicio serie de chitanțe nu are numere pe acest dispozitiv: chitanța va primi numărul abia la sincronizare. În „Serii și numerotare” alegeți pentru seria de chitanțe „Partajată, cu numere rezervate”.',
 } as const satisfies Record<string, string>;

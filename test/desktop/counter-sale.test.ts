@@ -100,4 +100,50 @@ describe('counter: finding things and selling once', () => {
       await device.close();
     }
   });
+
+  it('gives a cash sale its chitanță number at once on two counters offline, never the same number, and the service keeps them paired', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'TD');
+    const rs = await server.api(company.apiKey, 'POST', '/receipt-series', { prefix: 'CD' });
+    expect(rs.status).toBeLessThan(300);
+    const receiptSeriesId: string = rs.body.data.id;
+    const counters = [openDevice(proxy.base, company.apiKey), openDevice(proxy.base, company.apiKey)];
+    try {
+      const clients: string[] = [];
+      for (const device of counters) {
+        await device.call('sync.now');
+        await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 4, low_water: 0 });
+        await device.call('series.setMode', { id: receiptSeriesId, mode: 'shared', pool_target: 3, low_water: 0 });
+        clients.push((await device.call('clients.create', { type: 'person', name: 'Cumpărător', country: 'RO' })).id);
+      }
+      proxy.setDown(true);
+      const sold: { invoice: string; receipt: string | null; cart: string }[] = [];
+      for (let i = 0; i < 3; i++) {
+        for (const [k, device] of counters.entries()) {
+          const cart = `0000000${k}-0000-4000-8000-00000000000${i}`;
+          const sale = await device.call('counter.sell', {
+            cart_id: cart, series_id: seriesId, client_id: clients[k]!, payment_method: 'receipt',
+            lines: [{ description: `Articol ${k}.${i}`, quantity: 1, unit_price_bani: 1000 + i, vat_rate: 21 }],
+          });
+          // Printable right away: the chitanță has its final number, offline.
+          expect(sale.receipt?.receipt_number).toMatch(/^CD-\d+$/);
+          sold.push({ invoice: sale.invoice.full_number ?? '', receipt: sale.receipt!.receipt_number, cart });
+        }
+      }
+      const numbers = sold.map((s) => s.receipt);
+      expect(new Set(numbers).size).toBe(6);
+      expect(new Set(sold.map((s) => s.invoice)).size).toBe(6);
+      proxy.setDown(false);
+      for (const device of counters) {
+        await device.call('sync.now');
+        expect((await device.call('sync.status')).outbox).toEqual({ pending: 0, in_flight: 0, failed: 0 });
+      }
+      const receipts = await server.api(company.apiKey, 'GET', '/receipts?per_page=100');
+      const remote = receipts.body.data.data as { receipt_number: string; invoice: { number: string } | null }[];
+      expect(remote.map((r) => r.receipt_number).sort()).toEqual([...numbers].sort());
+      for (const s of sold) expect(remote.find((r) => r.receipt_number === s.receipt)?.invoice?.number).toBe(s.invoice);
+    } finally {
+      for (const device of counters) await device.close();
+    }
+  });
 });

@@ -509,6 +509,11 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           </label>
           <InvoiceDetails cart={cart} dispatch={dispatch} />
           {!online && syncStatus.data ? <div className="banner info small">{t('counter.offlineNote')}</div> : null}
+          {cart.payment_method === 'receipt' && seriesQuery.data && !allSeries.some((x) => x.kind === 'receipt' && !!x.next_full_number) ? (
+            <div className="banner warn small" data-testid="receipt-no-number">
+              {t('till.receiptNoNumber')}
+            </div>
+          ) : null}
           {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
           {attempted && problems.length > 0 ? (
             <div ref={problemsBox} className="banner bad small col" data-testid="cart-problems">
