@@ -1,8 +1,8 @@
-import { getCarts, saveCarts, sellAtCounter, setDefaultPayment } from '../local/counter';
+import { getCarts, saveCarts, sellAtCounter, setBarcodeRules, setDefaultPayment } from '../local/counter';
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
-type CounterChannels = 'counter.sell' | 'counter.carts' | 'counter.saveCarts' | 'counter.setDefaultPayment';
+type CounterChannels = 'counter.sell' | 'counter.carts' | 'counter.saveCarts' | 'counter.setDefaultPayment' | 'counter.setBarcodeRules';
 
 export function counterHandlers(s: MainServices): HandlerGroup<CounterChannels> {
   return {
@@ -15,5 +15,6 @@ export function counterHandlers(s: MainServices): HandlerGroup<CounterChannels> 
     'counter.carts': () => getCarts(s.ctx),
     'counter.saveCarts': (input) => saveCarts(s.ctx, input),
     'counter.setDefaultPayment': ({ method }) => setDefaultPayment(s.ctx, method),
+    'counter.setBarcodeRules': ({ rules }) => setBarcodeRules(s.ctx, rules),
   };
 }

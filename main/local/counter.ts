@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CounterCarts, CounterSaleView, PaymentView, zCounterSaleInput } from '../../shared/ipc/contract';
-import { zCounterCart } from '../../shared/ipc/contract';
+import { zCounterCart, zWeighedRule, type WeighedRuleView } from '../../shared/ipc/contract';
 import { zPaymentMethodType, type PaymentMethodType } from '../../shared/schemas/common';
 import type { PaymentRow } from '../db/rows';
 import { getSetting, setSetting } from '../db/queries/settings';
@@ -96,14 +96,25 @@ const zStoredCarts = z.object({ current: zCounterCart.nullable(), parked: z.arra
 
 export function readCarts(db: ReadDb): CounterCarts {
   const stored = getSetting(db, 'counter_carts', zStoredCarts) ?? { current: null, parked: [] };
-  return { ...stored, default_payment: getSetting(db, 'counter_default_payment', zPaymentMethodType) ?? 'receipt' };
+  return {
+    ...stored,
+    default_payment: getSetting(db, 'counter_default_payment', zPaymentMethodType) ?? 'receipt',
+    barcode_rules: getSetting(db, 'counter_barcode_rules', z.array(zWeighedRule)) ?? null,
+  };
 }
 
 export function getCarts(ctx: LocalContext): CounterCarts {
   return ctx.store.snapshot((db) => readCarts(db));
 }
 
-export function saveCarts(ctx: LocalContext, carts: Omit<CounterCarts, 'default_payment'>): { ok: true } {
+export function setBarcodeRules(ctx: LocalContext, rules: WeighedRuleView[] | null): CounterCarts {
+  return ctx.store.write((db) => {
+    setSetting(db, 'counter_barcode_rules', rules);
+    return readCarts(db);
+  });
+}
+
+export function saveCarts(ctx: LocalContext, carts: Pick<CounterCarts, 'current' | 'parked'>): { ok: true } {
   ctx.store.write((db: WriteDb) => setSetting(db, 'counter_carts', { current: carts.current, parked: carts.parked }));
   return { ok: true };
 }

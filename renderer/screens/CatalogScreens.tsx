@@ -1,3 +1,4 @@
+import { maskCnp } from '../../shared/ro/cnp';
 import { useCallback, useMemo, useState } from 'react';
 import { ActionDialog } from '../components/ActionDialog';
 import type { ClientView, ProductView } from '../../shared/ipc';
@@ -61,7 +62,7 @@ export function ClientsScreen({ id }: { id?: string }) {
                 </>
               );
             case 'cui':
-              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? c.cnp ?? '';
+              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? maskCnp(c.cnp) ?? '';
             case 'reg':
               return c.reg_com ?? '';
             case 'city':
@@ -185,7 +186,9 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
   const [vat, setVat] = useState(product?.vat_rate ?? 21);
   const [service, setService] = useState(product?.is_service ?? false);
   const [touched, setTouched] = useState(false);
-  const price = parseAmountInput(priceText);
+  // '8,999' is three decimals, not 8 999 lei: a price has bani, two decimals at most (a dot before three digits stays a thousands mark).
+  const priceDecimals = /,\d{3,}$|[.,]\d{4,}$/.test(priceText.trim());
+  const price = priceDecimals ? null : parseAmountInput(priceText);
   const fields = fieldErrors(mutation.error);
   const ok = name.trim() !== '' && price !== null && price >= 0 && unit.trim() !== '';
   const save = async () => {
@@ -239,8 +242,8 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
             ))}
           </datalist>
         </Field>
-        <Field label={t('products.price')}>
-          <input className={`input num${touched && price === null ? ' invalid' : ''}`} data-testid="product-price" value={priceText} onChange={(e) => setPriceText(e.target.value)} placeholder="0,00" />
+        <Field label={t('products.price')} error={priceDecimals ? t('till.price.too_many_decimals') : touched && price === null ? t('till.price.not_a_number') : undefined}>
+          <input className={`input num${(touched && price === null) || priceDecimals ? ' invalid' : ''}`} data-testid="product-price" value={priceText} onChange={(e) => setPriceText(e.target.value)} placeholder="0,00" />
         </Field>
         <Field label={t('counter.col.vat')}>
           <select value={vat} data-testid="product-vat" onChange={(e) => setVat(Number(e.target.value))}>

@@ -9,6 +9,7 @@ import { useI18n } from '../i18n/I18nProvider';
 import { describeError, describeIpcError, errorOf, inLanguage } from '../lib/errors';
 import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
+import { ScaleLabelsSection } from './counter/ScaleLabelsSection';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -32,6 +33,7 @@ export function SettingsScreen({ settings }: { settings: Settings | undefined })
         <DeviceSection settings={settings} />
         <EfacturaSection settings={settings} />
         <CashSection settings={settings} />
+        <ScaleLabelsSection />
         <CompanyProfileSection />
       </div>
     </div>

@@ -46,6 +46,7 @@ export const CHANNELS = [
   'counter.carts',
   'counter.saveCarts',
   'counter.setDefaultPayment',
+  'counter.setBarcodeRules',
   'series.list',
   'series.setMode',
   'series.refill',

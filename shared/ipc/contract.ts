@@ -646,6 +646,14 @@ export const zCounterCart = z.object({
 });
 export type CounterCart = z.infer<typeof zCounterCart>;
 
+/** One layout rule of in-store EAN-13 codes (renderer/counter/barcode.ts reads them). */
+export const zWeighedRule = z.object({
+  prefix: z.string().regex(/^2\d$/, 'Two digits, 20 to 29|Două cifre, de la 20 la 29'),
+  kind: z.enum(['weight', 'price']),
+  item_digits: z.number().int().min(1).max(9),
+});
+export type WeighedRuleView = z.infer<typeof zWeighedRule>;
+
 export const zCounterCarts = z.object({
   /** The cart on the counter; null: start a new one. */
   current: zCounterCart.nullable(),
@@ -653,6 +661,8 @@ export const zCounterCarts = z.object({
   parked: z.array(zCounterCart).max(50),
   /** The payment method every new cart starts with. */
   default_payment: zPaymentMethodType,
+  /** How this counter reads in-store barcodes (prefixes 20-29 with a weight or a price inside); null: the default layout. */
+  barcode_rules: z.array(zWeighedRule).max(10).nullable(),
 });
 export type CounterCarts = z.infer<typeof zCounterCarts>;
 
@@ -897,9 +907,11 @@ export const contract = {
   /** The carts kept on this device: the one on the counter and the parked ones. */
   'counter.carts': spec({ input: zNone, output: zCounterCarts }),
   /** Keeps the carts (written at every change of the cart, so a crash loses nothing). */
-  'counter.saveCarts': spec({ input: zCounterCarts.omit({ default_payment: true }), output: z.object({ ok: z.literal(true) }) }),
+  'counter.saveCarts': spec({ input: zCounterCarts.omit({ default_payment: true, barcode_rules: true }), output: z.object({ ok: z.literal(true) }) }),
   /** The payment method every new cart starts with (a setting of this counter). */
   'counter.setDefaultPayment': spec({ input: z.object({ method: zPaymentMethodType }), output: zCounterCarts, mutates: ['settings'] }),
+  /** The in-store barcode layout of this counter (Settings); null goes back to the default layout. */
+  'counter.setBarcodeRules': spec({ input: z.object({ rules: z.array(zWeighedRule).max(10).nullable() }), output: zCounterCarts, mutates: ['settings'] }),
   /** A draft takes its number and becomes final. */
   'invoices.issueDraft': spec({
     input: z.object({ id: zLocalId, series_id: z.string(), issue_date: zDate.optional() }),

@@ -6,6 +6,7 @@ import { SyncBadge } from '../../components/Badges';
 import { useToast } from '../../components/Toasts';
 import { percentToBp, toMilli } from '../../../shared/invoice-math';
 import { cartItems, cartProblems, cartReducer, cartTender, cartTotals, emptyCart, newCartId, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import { DEFAULT_WEIGHED_RULES, type WeighedRule } from '../../counter/barcode';
 import { ParkedCarts } from './ParkedCarts';
 import { TenderBox } from './TenderBox';
 import { todayInBucharest } from '../../../shared/dates';
@@ -67,6 +68,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const [loaded, setLoaded] = useState(false);
   const [parked, setParked] = useState<Cart[]>([]);
   const [defaultPayment, setDefaultPayment] = useState<PaymentMethodType>('receipt');
+  const [barcodeRules, setBarcodeRules] = useState<WeighedRule[] | null>(null);
   // Set synchronously when a sale starts: a second F9 or click before React re-renders does nothing.
   const selling = useRef(false);
   const [seriesId, setSeriesId] = useState<string | null>(null);
@@ -89,6 +91,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       .then((carts) => {
         if (cancelled) return;
         setDefaultPayment(carts.default_payment);
+        setBarcodeRules(carts.barcode_rules);
         setParked(carts.parked);
         if (carts.current && carts.current.lines.length > 0 && !draftId) dispatch({ type: 'restore', cart: carts.current });
         else dispatch({ type: 'clear', id: newCartId(), payment_method: carts.default_payment });
@@ -279,8 +282,13 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
     }
   }
 
-  const printInvoice = (invoice: InvoiceView) => void invoiceHtml(invoice, settings).then(printHtml);
-  const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml);
+  // After printing, the scan box has the keyboard again (never the hidden print frame).
+  const backToScan = () => {
+    window.focus();
+    search.current?.focus();
+  };
+  const printInvoice = (invoice: InvoiceView) => void invoiceHtml(invoice, settings).then(printHtml).then(backToScan, backToScan);
+  const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml).then(backToScan, backToScan);
 
   // Keyboard: the counter's function keys, and a scanner typing while the focus is elsewhere.
   const state = useRef({ cart, issued, doIssue, doDraft, newInvoice, printInvoice });
@@ -353,7 +361,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             dispatch({ type: 'addProduct', product, quantity_milli: quantity });
             if (issued) setIssued(null);
           }}
-          onNotFound={(query) => toast(t('counter.notFound', { query }), 'bad')}
+          onRefused={(message) => toast(message, 'bad')}
+          barcodeRules={barcodeRules ?? DEFAULT_WEIGHED_RULES}
           onEmptyKey={(key) => {
             if (key === 'ArrowUp') dispatch({ type: 'select', index: cart.selected - 1 });
             else if (key === 'ArrowDown') dispatch({ type: 'select', index: cart.selected + 1 });
@@ -411,7 +420,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         </div>
       </div>
       <aside className="summary">
-        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} />
+        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} onScan={(code) => search.current?.scan(code)} />
         <div className="card totals-box" data-testid="counter-totals">
           <table>
             <tbody>
