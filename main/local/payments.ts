@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { amountLabel } from './amount-label';
 import { fromBani } from '../../shared/money';
 import type { PaymentView, zPaymentInput } from '../../shared/ipc/contract';
 import type { PaymentRow } from '../db/rows';
@@ -52,7 +53,7 @@ export function createPaymentIn(db: WriteDb, ctx: LocalContext, input: z.output<
       method: 'POST', path: '/payments', create: true,
       body: { invoice_id: invoice.id, amount: fromBani(input.amount_bani), date, type: input.type, client_local_uuid: id },
       refs: [{ at: 'invoice_id', type: 'invoice', id: invoice.id }],
-      label: `Plată ${fromBani(input.amount_bani).toFixed(2)} ${invoice.currency} ${invoice.full_number ?? ''}`.trim(),
+      label: `Plată ${amountLabel(input.amount_bani, invoice.currency)} ${invoice.full_number ?? ''}`.trim(),
     },
   });
   const row = db.get<PaymentRow>(sql`SELECT * FROM payments WHERE id = ${id}`);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { amountLabel } from './amount-label';
 import { fromBani } from '../../shared/money';
 import type { ReceiptView, zReceiptInput, zReceiptPatch } from '../../shared/ipc/contract';
 import type { InvoiceRow, ReceiptRow, SeriesRow } from '../db/rows';
@@ -92,7 +93,7 @@ function wire(row: ReceiptRow, deviceId: string): { body: Record<string, unknown
 }
 
 function label(row: ReceiptRow): string {
-  return `Chitanță ${row.receipt_number ?? ''} ${fromBani(row.amount_bani).toFixed(2)} ${row.currency} ${row.client_name}`.replace(/\s+/g, ' ').trim();
+  return `Chitanță ${row.receipt_number ?? ''} ${amountLabel(row.amount_bani, row.currency)} ${row.client_name}`.replace(/\s+/g, ' ').trim();
 }
 
 function createRequest(row: ReceiptRow, deviceId: string): OutboxRequest {
