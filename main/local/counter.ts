@@ -64,7 +64,10 @@ export function tenderParts(method: PaymentMethodType, totalBani: number, cardBa
  */
 export function sellAtCounter(ctx: LocalContext, input: SaleInput): CounterSaleView {
   return ctx.store.write((db) => {
-    const done = db.get<{ id: string }>(sql`SELECT id FROM invoices WHERE client_local_uuid = ${input.cart_id} OR id = ${input.cart_id}`);
+    // Two seeks rather than one OR, which SQLite would answer by scanning every cached invoice.
+    const done =
+      db.get<{ id: string }>(sql`SELECT id FROM invoices WHERE id = ${input.cart_id}`) ??
+      db.get<{ id: string }>(sql`SELECT id FROM invoices WHERE client_local_uuid = ${input.cart_id}`);
     if (done) return saleView(db, done.id, true);
     const { cart_id: id, card_bani: cardBani, ...invoice } = input;
     issueInvoiceIn(db, ctx, invoice, id);
