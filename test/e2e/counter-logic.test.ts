@@ -93,3 +93,16 @@ describe('Romanian words', () => {
     expect(maskCnp(null)).toBeNull();
   });
 });
+
+describe('plural forms of the catalogue', () => {
+  it('counts invoices, clients and reserved numbers in Romanian and English', async () => {
+    const { translate } = await import('../../renderer/i18n');
+    expect([1, 2, 19, 20, 101, 120].map((count) => translate('ro', 'invoices.count', { count }))).toEqual([
+      '1 factură', '2 facturi', '19 facturi', '20 de facturi', '101 facturi', '120 de facturi',
+    ]);
+    expect(translate('ro', 'counter.reserved', { count: 1 })).toBe('1 număr rezervat');
+    expect(translate('ro', 'clients.count', { count: 25 })).toBe('25 de clienți');
+    expect(translate('en', 'invoices.count', { count: 1 })).toBe('1 invoice');
+    expect(translate('en', 'invoices.count', { count: 20 })).toBe('20 invoices');
+  });
+});
