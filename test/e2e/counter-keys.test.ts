@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, screenshot, syncAll } from './support/flows';
+import { eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
 import { postOk, seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
@@ -198,6 +198,46 @@ describe('quantities', () => {
     await screenshot(page, 'counter-quantity-refused');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('line-quantity').first().inputValue()).toBe('2,5');
+  });
+});
+
+describe('returns', () => {
+  it('sends a return to the storno of the original sale, which the service holds linked to it', async () => {
+    const { page } = desktop;
+    await freshCounter(page);
+    await page.keyboard.press('F2');
+    await page.keyboard.type('2*4006381333931');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Exemplu');
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    await page.keyboard.press('Escape');
+    // The customer brings the goods back: a negative quantity at the counter says where returns are made.
+    await page.keyboard.press('F2');
+    await page.keyboard.type('4006381333931');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F4');
+    await page.keyboard.type('-2');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await page.getByTestId('line-quantity-error').textContent()) ?? '').toContain('Storno');
+    await syncAll(desktop);
+    await openInvoiceByNumber(desktop, number);
+    await page.getByTestId('detail-storno').click();
+    await page.getByTestId('storno-dialog').waitFor();
+    await page.getByTestId('dialog-confirm').click();
+    await expect.poll(async () => (await page.getByTestId('detail-number').textContent()) !== number).toBe(true);
+    const stornoNumber = (await page.getByTestId('detail-number').textContent()) ?? '';
+    await screenshot(page, 'counter-return');
+    await syncAll(desktop);
+    const list = (await server.api('GET', '/invoices?per_page=100')).body.data.data as { id: string; full_number: string; storno_of: string | null; totals: { total: number } }[];
+    const original = list.find((i) => i.full_number === number)!;
+    const storno = list.find((i) => i.full_number === stornoNumber)!;
+    expect(storno.storno_of).toBe(original.id);
+    expect(storno.totals.total).toBe(-original.totals.total);
   });
 });
 
