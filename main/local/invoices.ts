@@ -527,6 +527,15 @@ export function discardInvoiceIn(db: WriteDb, ctx: LocalContext, id: string): { 
       throw invalidState('Only the last number of an exclusive series can be discarded; void this invoice by storno after it syncs');
     }
   }
+  if (creating && isMutable(creating)) {
+    // A counter sale's card payment belongs to its invoice: never sent either, it goes with it.
+    for (const payment of db.all<{ id: string }>(sql`SELECT id FROM payments WHERE invoice_id = ${id} AND server_id IS NULL`)) {
+      const items = openItemsOf(db, 'payment', payment.id);
+      if (!items.every(isMutable)) continue;
+      for (const item of items) deleteItem(db, item.id);
+      db.run(sql`DELETE FROM payments WHERE id = ${payment.id}`);
+    }
+  }
   for (const item of open) {
     const waiting = dependentsOf(db, item.id).filter((d) => !open.some((o) => o.id === d));
     if (waiting.length) throw new AppError('conflict', 'has_dependents', 'Other records (e.g. a receipt) wait for this invoice: discard them first');

@@ -9,6 +9,8 @@ import { taxCodeAsWritten } from '../../../shared/ro/cui';
 import { describeError } from '../../lib/errors';
 import { useToast } from '../../components/Toasts';
 import { WedgeDetector } from '../../counter/scanner';
+import { gs1CheckDigitOk } from '../../counter/barcode';
+import { isValidCnp } from '../../../shared/ro/cnp';
 import { foldForSearch } from '../../../shared/text/search-fold';
 
 export interface ClientPickerHandle {
@@ -26,7 +28,7 @@ export function toCartClient(c: ClientView): CartClient {
  */
 export const ClientPicker = forwardRef<
   ClientPickerHandle,
-  { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void; /** A scanner's burst typed here: a product, never a client's name. */ onScan(code: string): void }
+  { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void; /** A scanner's burst typed here: added as a product when one carries it (true). */ onScan(code: string): Promise<boolean> }
 >(
   function ClientPicker(props, ref) {
     const t = useT();
@@ -130,14 +132,29 @@ export const ClientPicker = forwardRef<
             onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
             onKeyDown={(e) => {
               const scan = wedge.current.key(e.key, e.timeStamp);
-              if (e.key === 'Enter' && scan !== null && scan.code === text.trim() && /^\d{6,14}$/.test(scan.code)) {
-                // A barcode scanned while this box had the focus: it goes to the cart, and no client
-                // is created or searched under a name made of its digits.
+              // Digits and Enter, however fast they came (a loaded machine slows a scanner's burst down).
+              const typedCode = text.trim();
+              if (e.key === 'Enter' && /^\d{6,14}$/.test(typedCode)) {
+                // A burst of digits while this box had the focus: a product's barcode goes to the cart;
+                // a barcode of no product is refused, never made a client's name; anything else (a CUI
+                // typed fast) is searched as usual.
                 e.preventDefault();
-                setText('');
-                setOpen(false);
-                props.onScan(scan.code);
-                props.onDone();
+                const code = typedCode;
+                const burst = scan !== null && scan.code === typedCode;
+                void props.onScan(code).then((added) => {
+                  if (added) {
+                    setText('');
+                    setOpen(false);
+                    props.onDone();
+                  } else if ((burst || gs1CheckDigitOk(code)) && code.length >= 12 && !isValidCnp(code)) {
+                    setText('');
+                    setOpen(false);
+                    toast(t('till.scan.unknown', { code }), 'bad');
+                    props.onDone();
+                  } else {
+                    void choose();
+                  }
+                });
                 return;
               }
               if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -420,7 +420,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         </div>
       </div>
       <aside className="summary">
-        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} onScan={(code) => search.current?.scan(code)} />
+        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} onScan={(code) => search.current?.tryProduct(code) ?? Promise.resolve(false)} />
         <div className="card totals-box" data-testid="counter-totals">
           <table>
             <tbody>

@@ -11,8 +11,11 @@ import { foldForSearch } from '../../../shared/text/search-fold';
 
 export interface ProductSearchHandle {
   focus(): void;
-  /** A scan that arrived elsewhere (the client box): handled as if scanned here. */
-  scan(code: string): void;
+  /**
+   * A burst that arrived elsewhere (the client box): added when a product carries that code or
+   * barcode, or it is a scale label of a known article; false otherwise (it may be a CUI typed fast).
+   */
+  tryProduct(code: string): Promise<boolean>;
 }
 
 interface Props {
@@ -38,9 +41,9 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState(false);
   const wedge = useRef(new WedgeDetector());
-  const commitRef = useRef(commit);
-  commitRef.current = commit;
-  useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), scan: (code: string) => void commitRef.current(true, code) }), []);
+  const tryRef = useRef(tryProduct);
+  tryRef.current = tryProduct;
+  useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), tryProduct: (code: string) => tryRef.current(code) }), []);
 
   const entry = parseCounterEntry(text);
   const query = entry.query;
@@ -82,6 +85,26 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
         return true;
       }
       props.onRefused(t('till.scan.unknownWeighed', { code, article: reading.product_keys[0] ?? '' }));
+      return true;
+    }
+    return false;
+  }
+
+  async function tryProduct(code: string): Promise<boolean> {
+    const exact = await exactProduct(code);
+    if (exact) {
+      props.onAdd(exact, 1000);
+      return true;
+    }
+    const reading = readScan(code, props.barcodeRules);
+    if (reading.kind !== 'weighed') return false;
+    for (const key of reading.product_keys) {
+      const product = await exactProduct(key);
+      if (!product) continue;
+      const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
+      const milli = weighedQuantityMilli(reading, gross);
+      if (milli === null) return false;
+      props.onAdd(product, milli);
       return true;
     }
     return false;
