@@ -34,6 +34,7 @@ export interface ProductRow {
   client_local_uuid: string | null;
   name: string;
   code: string | null;
+  barcode: string | null;
   unit: string;
   unit_code: string;
   price_bani: number;

@@ -2,6 +2,7 @@ import { accountingHandlers } from './accounting';
 import { appHandlers } from './app';
 import { catalogHandlers } from './catalog';
 import { clientHandlers } from './clients';
+import { counterHandlers } from './counter';
 import { dashboardHandlers } from './dashboard';
 import { documentHandlers } from './documents';
 import { importHandlers } from './imports';
@@ -26,6 +27,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...clientHandlers(s),
     ...productHandlers(s),
     ...receiptHandlers(s),
+    ...counterHandlers(s),
     ...seriesHandlers(s),
     ...catalogHandlers(s),
     ...dashboardHandlers(s),

@@ -6,6 +6,7 @@ import { sql } from '../db/sql';
 import type { ReadDb, WriteDb } from '../db/store';
 import { invalidInput, invalidState, notFound } from '../errors';
 import { enqueue, isMutable, openItemsOf, rewrite } from '../sync/outbox';
+import { foldForSearch } from '../../shared/text/search-fold';
 import type { LocalContext } from './context';
 import { likePattern, recordSync, recordSyncs } from './records';
 
@@ -137,10 +138,9 @@ export function getClient(ctx: LocalContext, id: string): ClientView {
 
 export function listClients(ctx: LocalContext, input: { search?: string | undefined; limit: number; offset: number }): { items: ClientView[]; total: number } {
   return ctx.store.snapshot((db) => {
-    const term = input.search?.trim();
-    const where = term
-      ? sql`is_deleted = 0 AND (lower(name) LIKE ${likePattern(term)} ESCAPE '\\' OR cui LIKE ${likePattern(term)} ESCAPE '\\')`
-      : sql`is_deleted = 0`;
+    // Name and CUI folded like the stored column (migration 0010): "stefan" finds "Ștefan" and "Ştefan".
+    const term = foldForSearch(input.search);
+    const where = term ? sql`is_deleted = 0 AND search_text LIKE ${likePattern(term)} ESCAPE '\\'` : sql`is_deleted = 0`;
     const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM clients WHERE ${where}`)?.n ?? 0;
     const rows = db.all<ClientRow>(sql`SELECT * FROM clients WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit} OFFSET ${input.offset}`);
     const syncs = recordSyncs(db, 'client', rows);

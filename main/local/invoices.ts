@@ -445,16 +445,21 @@ function queueDraftChange(db: WriteDb, ctx: LocalContext, row: InvoiceRow): void
 
 /** Issues a new invoice in one transaction: row, lines, number, outbox item. */
 export function issueInvoice(ctx: LocalContext, input: DraftInput & { series_id: string }): InvoiceView {
-  return ctx.store.write((db) => {
-    const { lines, totals } = prepare(db, input, ctx.today());
-    const id = ctx.uuid();
-    insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
-    const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
-    const row = getInvoiceRow(db, id)!;
-    const item = enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, row, ctx.device.id), after });
-    if (row.numbering === 'lock') setLockTail(db, input.series_id, item);
-    return invoiceView(db, id);
-  });
+  return ctx.store.write((db) => invoiceView(db, issueInvoiceIn(db, ctx, input, ctx.uuid())));
+}
+
+/**
+ * The body of `issueInvoice` inside the caller's transaction, under the id the caller chose (the
+ * counter passes its cart's id, so the cart and the document share one idempotency key). Returns the id.
+ */
+export function issueInvoiceIn(db: WriteDb, ctx: LocalContext, input: DraftInput & { series_id: string }, id: string): string {
+  const { lines, totals } = prepare(db, input, ctx.today());
+  insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
+  const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
+  const row = getInvoiceRow(db, id)!;
+  const item = enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, row, ctx.device.id), after });
+  if (row.numbering === 'lock') setLockTail(db, input.series_id, item);
+  return id;
 }
 
 export function issueDraft(ctx: LocalContext, input: { id: string; series_id: string; issue_date?: string | undefined }): InvoiceView {
@@ -583,6 +588,15 @@ export function discardInvoiceIn(db: WriteDb, ctx: LocalContext, id: string): { 
     const series = getSeriesRow(db, row.series_id);
     if (series?.local_next_number !== row.number + 1) {
       throw invalidState('Only the last number of an exclusive series can be discarded; void this invoice by storno after it syncs');
+    }
+  }
+  if (creating && isMutable(creating)) {
+    // A counter sale's card payment belongs to its invoice: never sent either, it goes with it.
+    for (const payment of db.all<{ id: string }>(sql`SELECT id FROM payments WHERE invoice_id = ${id} AND server_id IS NULL`)) {
+      const items = openItemsOf(db, 'payment', payment.id);
+      if (!items.every(isMutable)) continue;
+      for (const item of items) deleteItem(db, item.id);
+      db.run(sql`DELETE FROM payments WHERE id = ${payment.id}`);
     }
   }
   for (const item of open) {

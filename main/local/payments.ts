@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { amountLabel } from './amount-label';
 import { fromBani } from '../../shared/money';
 import type { PaymentView, zPaymentInput } from '../../shared/ipc/contract';
 import type { PaymentRow } from '../db/rows';
@@ -27,34 +28,37 @@ export function listPayments(ctx: LocalContext, invoiceId: string): { items: Pay
 }
 
 export function createPayment(ctx: LocalContext, input: z.output<typeof zPaymentInput>): PaymentView {
-  return ctx.store.write((db) => {
-    const invoice = getInvoiceRow(db, input.invoice_id);
-    if (!invoice) throw invalidInput({ invoice_id: 'Unknown invoice|Factură necunoscută' });
-    if (invoice.status !== 'issued') throw invalidInput({ invoice_id: 'Only an issued invoice can be paid|Doar o factură emisă poate fi plătită' });
-    if (input.amount_bani > invoice.total_bani - invoice.amount_paid_bani) {
-      throw invalidInput({ amount_bani: 'More than the amount due|Mai mult decât restul de plată' });
-    }
-    const id = ctx.uuid();
-    const now = ctx.clock.now();
-    const date = input.date ?? ctx.today();
-    db.run(sql`INSERT INTO payments (id, server_id, client_local_uuid, amount_bani, currency, date, type, invoice_id, receipt_id, client_name, created_at)
-               VALUES (${id}, NULL, ${id}, ${input.amount_bani}, ${invoice.currency}, ${date}, ${input.type}, ${invoice.id}, NULL, NULL, ${now})`);
-    recomputePaid(db, invoice.id, now);
-    enqueue(db, ctx, {
-      kind: 'payment.create',
-      entityType: 'payment',
-      entityId: id,
-      request: {
-        method: 'POST', path: '/payments', create: true,
-        body: { invoice_id: invoice.id, amount: fromBani(input.amount_bani), date, type: input.type, client_local_uuid: id },
-        refs: [{ at: 'invoice_id', type: 'invoice', id: invoice.id }],
-        label: `Plată ${fromBani(input.amount_bani).toFixed(2)} ${invoice.currency} ${invoice.full_number ?? ''}`.trim(),
-      },
-    });
-    const row = db.get<PaymentRow>(sql`SELECT * FROM payments WHERE id = ${id}`);
-    if (!row) throw notFound('Payment');
-    return views(db, [row])[0]!;
+  return ctx.store.write((db) => createPaymentIn(db, ctx, input));
+}
+
+/** The body of `createPayment` inside the caller's transaction (the counter's card part of a sale). */
+export function createPaymentIn(db: WriteDb, ctx: LocalContext, input: z.output<typeof zPaymentInput>): PaymentView {
+  const invoice = getInvoiceRow(db, input.invoice_id);
+  if (!invoice) throw invalidInput({ invoice_id: 'Unknown invoice|Factură necunoscută' });
+  if (invoice.status !== 'issued') throw invalidInput({ invoice_id: 'Only an issued invoice can be paid|Doar o factură emisă poate fi plătită' });
+  if (input.amount_bani > invoice.total_bani - invoice.amount_paid_bani) {
+    throw invalidInput({ amount_bani: 'More than the amount due|Mai mult decât restul de plată' });
+  }
+  const id = ctx.uuid();
+  const now = ctx.clock.now();
+  const date = input.date ?? ctx.today();
+  db.run(sql`INSERT INTO payments (id, server_id, client_local_uuid, amount_bani, currency, date, type, invoice_id, receipt_id, client_name, created_at)
+             VALUES (${id}, NULL, ${id}, ${input.amount_bani}, ${invoice.currency}, ${date}, ${input.type}, ${invoice.id}, NULL, NULL, ${now})`);
+  recomputePaid(db, invoice.id, now);
+  enqueue(db, ctx, {
+    kind: 'payment.create',
+    entityType: 'payment',
+    entityId: id,
+    request: {
+      method: 'POST', path: '/payments', create: true,
+      body: { invoice_id: invoice.id, amount: fromBani(input.amount_bani), date, type: input.type, client_local_uuid: id },
+      refs: [{ at: 'invoice_id', type: 'invoice', id: invoice.id }],
+      label: `Plată ${amountLabel(input.amount_bani, invoice.currency)} ${invoice.full_number ?? ''}`.trim(),
+    },
   });
+  const row = db.get<PaymentRow>(sql`SELECT * FROM payments WHERE id = ${id}`);
+  if (!row) throw notFound('Payment');
+  return views(db, [row])[0]!;
 }
 
 export function discardPaymentIn(db: WriteDb, ctx: LocalContext, id: string): void {

@@ -7,6 +7,7 @@ import { sql } from '../db/sql';
 import type { ReadDb, WriteDb } from '../db/store';
 import { notFound } from '../errors';
 import { enqueue, isMutable, openItemsOf, rewrite } from '../sync/outbox';
+import { foldForSearch } from '../../shared/text/search-fold';
 import type { LocalContext } from './context';
 import { likePattern, recordSync, recordSyncs } from './records';
 
@@ -15,14 +16,14 @@ type ProductPatch = z.output<typeof zProductPatch>;
 
 function wireBody(row: ProductRow): Record<string, unknown> {
   return {
-    name: row.name, code: row.code, unit: row.unit, unit_code: row.unit_code, price: fromBani(row.price_bani),
+    name: row.name, code: row.code, barcode: row.barcode, unit: row.unit, unit_code: row.unit_code, price: fromBani(row.price_bani),
     price_includes_vat: row.price_includes_vat === 1, vat_rate: bpToPercent(row.vat_rate_bp), currency: row.currency,
     is_service: row.is_service === 1,
   };
 }
 
 const WIRE_KEY: Record<keyof ProductPatch, string> = {
-  name: 'name', code: 'code', unit: 'unit', unit_code: 'unit_code', price_bani: 'price', price_includes_vat: 'price_includes_vat',
+  name: 'name', code: 'code', barcode: 'barcode', unit: 'unit', unit_code: 'unit_code', price_bani: 'price', price_includes_vat: 'price_includes_vat',
   vat_rate: 'vat_rate', currency: 'currency', is_service: 'is_service',
 };
 
@@ -32,7 +33,7 @@ export function getProductRow(db: ReadDb, id: string): ProductRow | undefined {
 
 function toView(row: ProductRow, sync: ProductView['sync']): ProductView {
   return {
-    id: row.id, name: row.name, code: row.code, unit: row.unit, unit_code: row.unit_code, price_bani: row.price_bani,
+    id: row.id, name: row.name, code: row.code, barcode: row.barcode, unit: row.unit, unit_code: row.unit_code, price_bani: row.price_bani,
     price_includes_vat: row.price_includes_vat === 1, vat_rate: bpToPercent(row.vat_rate_bp), currency: row.currency,
     is_service: row.is_service === 1, created_at: row.created_at, updated_at: row.updated_at, sync,
   };
@@ -46,9 +47,9 @@ export function createProduct(ctx: LocalContext, input: ProductInput): ProductVi
   const id = ctx.uuid();
   const now = ctx.clock.now();
   return ctx.store.write((db) => {
-    db.run(sql`INSERT INTO products (id, server_id, client_local_uuid, name, code, unit, unit_code, price_bani, price_includes_vat,
+    db.run(sql`INSERT INTO products (id, server_id, client_local_uuid, name, code, barcode, unit, unit_code, price_bani, price_includes_vat,
                vat_rate_bp, currency, is_service, created_at, updated_at)
-               VALUES (${id}, NULL, ${id}, ${input.name}, ${input.code ?? null}, ${input.unit}, ${input.unit_code}, ${input.price_bani},
+               VALUES (${id}, NULL, ${id}, ${input.name}, ${input.code ?? null}, ${input.barcode || null}, ${input.unit}, ${input.unit_code}, ${input.price_bani},
                ${input.price_includes_vat}, ${percentToBp(input.vat_rate)}, ${input.currency}, ${input.is_service}, ${now}, ${now})`);
     const row = getProductRow(db, id)!;
     enqueue(db, ctx, {
@@ -69,6 +70,7 @@ export function updateProduct(ctx: LocalContext, id: string, patch: ProductPatch
     db.run(sql`UPDATE products SET
                name = ${patch.name ?? before.name},
                code = ${patch.code === undefined ? before.code : patch.code},
+               barcode = ${patch.barcode === undefined ? before.barcode : patch.barcode || null},
                unit = ${patch.unit ?? before.unit},
                unit_code = ${patch.unit_code ?? before.unit_code},
                price_bani = ${patch.price_bani ?? before.price_bani},
@@ -118,11 +120,19 @@ export function getProduct(ctx: LocalContext, id: string): ProductView {
 
 export function listProducts(ctx: LocalContext, input: { search?: string | undefined; limit: number; offset: number }): { items: ProductView[]; total: number } {
   return ctx.store.snapshot((db) => {
-    const term = input.search?.trim();
-    // A scanner types the exact code: match it exactly as well as by name.
-    const where = term
-      ? sql`is_deleted = 0 AND (lower(name) LIKE ${likePattern(term)} ESCAPE '\\' OR code = ${term})`
-      : sql`is_deleted = 0`;
+    const typed = input.search?.trim() ?? '';
+    // A scanner types an exact code or barcode: that product alone is the answer, never the products
+    // whose names happen to contain those digits.
+    if (typed && input.offset === 0) {
+      const exact = db.all<ProductRow>(sql`SELECT * FROM products WHERE is_deleted = 0 AND (code = ${typed} OR barcode = ${typed}) ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit}`);
+      if (exact.length > 0) {
+        const syncs = recordSyncs(db, 'product', exact);
+        return { items: exact.map((r) => toView(r, syncs.get(r.id)!)), total: exact.length };
+      }
+    }
+    // Name, code and barcode folded like the stored column (migration 0010): "cana" finds "Cană".
+    const term = foldForSearch(typed);
+    const where = term ? sql`is_deleted = 0 AND search_text LIKE ${likePattern(term)} ESCAPE '\\'` : sql`is_deleted = 0`;
     const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM products WHERE ${where}`)?.n ?? 0;
     const rows = db.all<ProductRow>(sql`SELECT * FROM products WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit} OFFSET ${input.offset}`);
     const syncs = recordSyncs(db, 'product', rows);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { amountLabel } from './amount-label';
 import { fromBani } from '../../shared/money';
 import type { ReceiptView, zReceiptInput, zReceiptPatch } from '../../shared/ipc/contract';
 import type { InvoiceRow, ReceiptRow, SeriesRow } from '../db/rows';
@@ -7,6 +8,7 @@ import type { ReadDb, WriteDb } from '../db/store';
 import { AppError, invalidInput, notFound } from '../errors';
 import { enqueue, isMutable, openItemsOf, rewrite, type OutboxRequest, type Ref } from '../sync/outbox';
 import { getClientRow } from './clients';
+import { foldForSearch } from '../../shared/text/search-fold';
 import type { LocalContext } from './context';
 import { getInvoiceRow } from './invoices';
 import { likePattern, recordSync, recordSyncs } from './records';
@@ -91,7 +93,7 @@ function wire(row: ReceiptRow, deviceId: string): { body: Record<string, unknown
 }
 
 function label(row: ReceiptRow): string {
-  return `Chitanță ${row.receipt_number ?? ''} ${fromBani(row.amount_bani).toFixed(2)} ${row.currency} ${row.client_name}`.replace(/\s+/g, ' ').trim();
+  return `Chitanță ${row.receipt_number ?? ''} ${amountLabel(row.amount_bani, row.currency)} ${row.client_name}`.replace(/\s+/g, ' ').trim();
 }
 
 function createRequest(row: ReceiptRow, deviceId: string): OutboxRequest {
@@ -107,43 +109,46 @@ function checkInvoice(db: ReadDb, invoiceId: string): InvoiceRow {
 }
 
 export function createReceipt(ctx: LocalContext, input: ReceiptInput): ReceiptView {
-  return ctx.store.write((db) => {
-    let clientId = input.client_id ?? null;
-    let clientName = input.client_name ?? null;
-    if (input.invoice_id) {
-      const invoice = checkInvoice(db, input.invoice_id);
-      clientId ??= invoice.client_id;
-      if (!clientName && invoice.buyer) clientName = (JSON.parse(invoice.buyer) as { name?: string }).name ?? null;
-    }
-    if (clientId) {
-      const client = getClientRow(db, clientId);
-      if (!client) throw invalidInput({ client_id: 'Unknown client|Client necunoscut' });
-      clientName ??= client.name;
-    }
-    if (!clientName) throw invalidInput({ client_name: 'A payer name is required|Numele plătitorului este obligatoriu' });
-    let series: SeriesRow | undefined;
-    if (input.series_id) {
-      series = getSeriesRow(db, input.series_id);
-      if (!series || series.kind !== 'receipt') throw invalidInput({ series_id: 'Not a receipt series|Nu este o serie de chitanțe' });
-    } else {
-      series = defaultReceiptSeries(db, ctx.device.id);
-    }
-    const id = ctx.uuid();
-    const now = ctx.clock.now();
-    // Under a lock held here, or from this device's reserved numbers, the receipt is numbered at once and can be printed offline.
-    const taken = series ? takeNumber(db, ctx, series.id, id) : null;
-    db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, reservation_token, amount_bani,
-               currency, date, observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
-               VALUES (${id}, NULL, ${id}, ${taken?.full_number ?? null}, ${series?.id ?? null}, ${taken?.number ?? null},
-               ${taken?.numbering ?? null}, ${taken?.reservation_token ?? null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
-               ${input.language}, ${input.type}, ${input.exchange_rate ?? null}, ${clientId}, ${clientName}, ${input.invoice_id ?? null},
-               ${now}, ${now})`);
-    if (input.invoice_id) recomputePaid(db, input.invoice_id, now);
-    const row = getReceiptRow(db, id)!;
-    const item = enqueue(db, ctx, { kind: 'receipt.create', entityType: 'receipt', entityId: id, request: createRequest(row, ctx.device.id), after: taken?.after ?? [] });
-    if (series && taken?.numbering === 'lock') setLockTail(db, series.id, item);
-    return receiptView(db, id);
-  });
+  return ctx.store.write((db) => createReceiptIn(db, ctx, input));
+}
+
+/** The body of `createReceipt` inside the caller's transaction (the counter issues invoice and chitanță in one). */
+export function createReceiptIn(db: WriteDb, ctx: LocalContext, input: ReceiptInput): ReceiptView {
+  let clientId = input.client_id ?? null;
+  let clientName = input.client_name ?? null;
+  if (input.invoice_id) {
+    const invoice = checkInvoice(db, input.invoice_id);
+    clientId ??= invoice.client_id;
+    if (!clientName && invoice.buyer) clientName = (JSON.parse(invoice.buyer) as { name?: string }).name ?? null;
+  }
+  if (clientId) {
+    const client = getClientRow(db, clientId);
+    if (!client) throw invalidInput({ client_id: 'Unknown client|Client necunoscut' });
+    clientName ??= client.name;
+  }
+  if (!clientName) throw invalidInput({ client_name: 'A payer name is required|Numele plătitorului este obligatoriu' });
+  let series: SeriesRow | undefined;
+  if (input.series_id) {
+    series = getSeriesRow(db, input.series_id);
+    if (!series || series.kind !== 'receipt') throw invalidInput({ series_id: 'Not a receipt series|Nu este o serie de chitanțe' });
+  } else {
+    series = defaultReceiptSeries(db, ctx.device.id);
+  }
+  const id = ctx.uuid();
+  const now = ctx.clock.now();
+  // Under a lock held here, or from this device's reserved numbers, the receipt is numbered at once and can be printed offline.
+  const taken = series ? takeNumber(db, ctx, series.id, id) : null;
+  db.run(sql`INSERT INTO receipts (id, server_id, client_local_uuid, receipt_number, series_id, number, numbering, reservation_token, amount_bani,
+             currency, date, observations, language, type, exchange_rate, client_id, client_name, invoice_id, created_at, updated_at)
+             VALUES (${id}, NULL, ${id}, ${taken?.full_number ?? null}, ${series?.id ?? null}, ${taken?.number ?? null},
+             ${taken?.numbering ?? null}, ${taken?.reservation_token ?? null}, ${input.amount_bani}, ${input.currency}, ${input.date ?? ctx.today()}, ${input.observations ?? null},
+             ${input.language}, ${input.type}, ${input.exchange_rate ?? null}, ${clientId}, ${clientName}, ${input.invoice_id ?? null},
+             ${now}, ${now})`);
+  if (input.invoice_id) recomputePaid(db, input.invoice_id, now);
+  const row = getReceiptRow(db, id)!;
+  const item = enqueue(db, ctx, { kind: 'receipt.create', entityType: 'receipt', entityId: id, request: createRequest(row, ctx.device.id), after: taken?.after ?? [] });
+  if (series && taken?.numbering === 'lock') setLockTail(db, series.id, item);
+  return receiptView(db, id);
 }
 
 const PATCH_WIRE: Record<keyof ReceiptPatch, string> = {
@@ -230,10 +235,11 @@ export function listReceipts(
     if (input.invoice_id) conditions.push(sql`r.invoice_id = ${input.invoice_id}`);
     if (input.from) conditions.push(sql`r.date >= ${input.from}`);
     if (input.to) conditions.push(sql`r.date <= ${input.to}`);
-    const term = input.search?.trim();
+    // Folded on both sides (tejghea_fold, shared/text/search-fold.ts): "stefan" finds "Ştefan".
+    const term = foldForSearch(input.search);
     if (term) {
       const like = likePattern(term);
-      conditions.push(sql`(lower(r.client_name) LIKE ${like} ESCAPE '\\' OR lower(COALESCE(r.receipt_number, '')) LIKE ${like} ESCAPE '\\')`);
+      conditions.push(sql`(tejghea_fold(r.client_name) LIKE ${like} ESCAPE '\\' OR tejghea_fold(COALESCE(r.receipt_number, '')) LIKE ${like} ESCAPE '\\')`);
     }
     const where = join(conditions, ' AND ');
     const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM receipts r WHERE ${where}`)?.n ?? 0;

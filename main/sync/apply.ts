@@ -137,12 +137,12 @@ export function applyProduct(db: WriteDb, p: Product, now: number, options: Appl
     db.run(sql`UPDATE products SET server_id = ${p.id}, server_updated_at = ${v} WHERE id = ${id}`);
     return id;
   }
-  db.run(sql`INSERT INTO products (id, server_id, name, code, unit, unit_code, price_bani, price_includes_vat, vat_rate_bp, currency,
+  db.run(sql`INSERT INTO products (id, server_id, name, code, barcode, unit, unit_code, price_bani, price_includes_vat, vat_rate_bp, currency,
              is_service, created_at, updated_at, server_updated_at)
-             VALUES (${id}, ${p.id}, ${p.name}, ${p.code}, ${p.unit}, ${p.unit_code}, ${toBani(p.price)}, ${p.price_includes_vat},
+             VALUES (${id}, ${p.id}, ${p.name}, ${p.code}, ${p.barcode ?? null}, ${p.unit}, ${p.unit_code}, ${toBani(p.price)}, ${p.price_includes_vat},
              ${percentToBp(p.vat_rate)}, ${p.currency}, ${p.is_service}, ${local?.created_at ?? p.created_at}, ${now}, ${v})
              ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, name = excluded.name, code = excluded.code,
-             unit = excluded.unit, unit_code = excluded.unit_code, price_bani = excluded.price_bani,
+             barcode = excluded.barcode, unit = excluded.unit, unit_code = excluded.unit_code, price_bani = excluded.price_bani,
              price_includes_vat = excluded.price_includes_vat, vat_rate_bp = excluded.vat_rate_bp, currency = excluded.currency,
              is_service = excluded.is_service, updated_at = excluded.updated_at, server_updated_at = excluded.server_updated_at`);
   return id;

@@ -29,6 +29,8 @@ export interface CartLine {
   vat_exemption_reason: string | null;
   /** Why a 0% line carries no VAT; null reads as E (exempt). Always null on a line with VAT. */
   vat_category: LineVatCategory | null;
+  /** A return line: the id of the invoice the goods came from (its storno takes the line back). */
+  return_of: string | null;
 }
 
 export interface CartClient {
@@ -43,9 +45,18 @@ export interface CartClient {
 }
 
 export interface Cart {
+  /**
+   * The cart's identity: the invoice's local id and its idempotency key on the wire. A cart gives at
+   * most one document; a new id comes only with a new cart.
+   */
+  id: string;
   lines: CartLine[];
   client: CartClient | null;
   payment_method: PaymentMethodType;
+  /** With cash (`receipt`): the part paid by card, a split payment; 0 for all cash. */
+  card_bani: Bani;
+  /** Cash handed over by the customer, for the change to give back; 0 when not typed. */
+  tendered_bani: Bani;
   reverse_charge: boolean;
   observations: string;
   /** `YYYY-MM-DD`, or '' for none: when payment is due. */
@@ -55,6 +66,8 @@ export interface Cart {
   /** Index into `lines` of the line the keyboard edits (the last added by default). */
   selected: number;
   nextKey: number;
+  /** When it was parked (unix seconds); null for the cart on the counter. */
+  parked_at: number | null;
 }
 
 /** What the counter needs of a product (the host's ProductView has these members). */
@@ -70,17 +83,26 @@ export interface CartProduct {
   vat_rate: number;
 }
 
-export const emptyCart = (payment: PaymentMethodType = 'receipt'): Cart => ({
+export const emptyCart = (payment: PaymentMethodType = 'receipt', id: string = newCartId()): Cart => ({
+  id,
   lines: [],
   client: null,
   payment_method: payment,
+  card_bani: 0,
+  tendered_bani: 0,
   reverse_charge: false,
   observations: '',
   due_date: '',
   delivery_date: '',
   selected: -1,
   nextKey: 1,
+  parked_at: null,
 });
+
+/** A fresh cart id (a UUID, as the wire's `client_local_uuid` wants). */
+export function newCartId(): string {
+  return globalThis.crypto.randomUUID();
+}
 
 /**
  * A shelf price divided back to a net price rounded to the ban. No longer how a line is priced (a
@@ -107,6 +129,9 @@ export type CartAction =
   | { type: 'nudgeQuantity'; delta_milli: number }
   | { type: 'setClient'; client: CartClient | null }
   | { type: 'setPayment'; payment_method: PaymentMethodType }
+  | { type: 'setSplit'; card_bani: Bani }
+  | { type: 'setTendered'; tendered_bani: Bani }
+  | { type: 'restore'; cart: Cart }
   | { type: 'setReverseCharge'; value: boolean }
   | { type: 'setObservations'; value: string }
   | { type: 'setDates'; due_date?: string; delivery_date?: string }
@@ -120,7 +145,7 @@ export type CartAction =
       due_date: string;
       delivery_date: string;
     }
-  | { type: 'clear' };
+  | { type: 'clear'; id: string; payment_method: PaymentMethodType };
 
 function clampIndex(cart: Cart, index: number): number {
   if (cart.lines.length === 0) return -1;
@@ -160,6 +185,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         discount_bp: 0,
         vat_exemption_reason: null,
         vat_category: null,
+        return_of: null,
       };
       return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
     }
@@ -178,6 +204,7 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         discount_bp: 0,
         vat_exemption_reason: null,
         vat_category: null,
+        return_of: null,
       };
       return { ...cart, lines: [...cart.lines, line], selected: cart.lines.length, nextKey: cart.nextKey + 1 };
     }
@@ -214,7 +241,14 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       // A buyer outside the VAT system cannot be invoiced under reverse charge.
       return { ...cart, client: action.client, reverse_charge: action.client?.vat_payer ? cart.reverse_charge : false };
     case 'setPayment':
-      return { ...cart, payment_method: action.payment_method };
+      return { ...cart, payment_method: action.payment_method, card_bani: 0 };
+    case 'setSplit':
+      // A card part is paid alongside cash: the method is cash, the card part recorded apart.
+      return { ...cart, payment_method: 'receipt', card_bani: Math.max(0, action.card_bani) };
+    case 'setTendered':
+      return { ...cart, tendered_bani: Math.max(0, action.tendered_bani) };
+    case 'restore':
+      return action.cart;
     case 'setReverseCharge':
       return { ...cart, reverse_charge: action.value };
     case 'setObservations':
@@ -242,7 +276,8 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       };
     }
     case 'clear':
-      return { ...emptyCart(cart.payment_method), nextKey: cart.nextKey };
+      // Every new cart starts from the counter's default method, not the last customer's.
+      return { ...emptyCart(action.payment_method, action.id), nextKey: cart.nextKey };
   }
 }
 
@@ -292,7 +327,9 @@ export type CartProblem =
   | 'intra_community_buyer'
   | 'intra_community_vat_id'
   | 'intra_community_region'
-  | 'due_before_issue';
+  | 'due_before_issue'
+  | 'zero_total'
+  | 'card_part_too_large';
 
 /**
  * What an intra-community supply (K) asks of its buyer, the rules the service applies when it sends
@@ -329,5 +366,18 @@ export function cartProblems(cart: Cart, today?: string): CartProblem[] {
   }
   // The invoice is dated today: a due date before it is refused by the service (and by the host).
   if (today && cart.due_date && cart.due_date < today) problems.push('due_before_issue');
+  // A sale of 0 lei or less is no sale (the host refuses it too): goods given back go through a storno.
+  const total = cart.lines.length > 0 ? cartTotals(cart).total_bani : 0;
+  if (cart.lines.length > 0 && total <= 0) problems.push('zero_total');
+  if (cart.payment_method === 'receipt' && cart.card_bani > 0 && cart.card_bani >= total && total > 0) problems.push('card_part_too_large');
   return problems;
+}
+
+/** What the customer pays by card and in cash, and the change to give back from the cash handed over. */
+export function cartTender(cart: Cart, totalBani: Bani): { card_bani: Bani; cash_bani: Bani; change_bani: Bani } {
+  if (cart.payment_method === 'card') return { card_bani: totalBani, cash_bani: 0, change_bani: 0 };
+  if (cart.payment_method !== 'receipt') return { card_bani: 0, cash_bani: 0, change_bani: 0 };
+  const card = Math.min(cart.card_bani, Math.max(0, totalBani));
+  const cash = Math.max(0, totalBani - card);
+  return { card_bani: card, cash_bani: cash, change_bani: cart.tendered_bani > cash ? cart.tendered_bani - cash : 0 };
 }

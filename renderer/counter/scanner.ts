@@ -57,10 +57,36 @@ export class WedgeDetector {
   }
 }
 
+/** Why a typed quantity is refused (each has its Romanian message, `till.qty.*`). */
+export type QuantityProblem = 'not_a_number' | 'zero' | 'negative' | 'too_large' | 'too_many_decimals';
+
+/** More than any counter sells in one line (100 000 units or kg): a typo, such as a barcode typed as a quantity. */
+export const MAX_QUANTITY_MILLI = 100_000_000;
+
+/**
+ * A quantity as typed at the counter: '2', '1,5' (kg with a comma), '0.125'. Three decimals at most
+ * (grams); zero, negative (a return is a storno of the original invoice, never a flipped sign) and
+ * absurd sizes are refused with a reason.
+ */
+export function readQuantity(text: string): { milli: number } | { problem: QuantityProblem } {
+  const cleaned = text.trim().replace(',', '.');
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(cleaned);
+  if (!match) return { problem: /^-?\d*[.,]?\d*e\d+$/i.test(cleaned) ? 'too_large' : 'not_a_number' };
+  const [, sign = '', whole = '0', fraction = ''] = match;
+  if (fraction.length > 3) return { problem: 'too_many_decimals' };
+  const milli = Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
+  if (!Number.isSafeInteger(milli) || milli > MAX_QUANTITY_MILLI) return { problem: 'too_large' };
+  if (milli === 0) return { problem: 'zero' };
+  if (sign === '-') return { problem: 'negative' };
+  return { milli };
+}
+
 export interface CounterEntry {
   /** Thousandths; 1000 when no multiplier was typed. */
   quantity_milli: number;
   query: string;
+  /** The multiplier typed is refused: nothing is added, the cashier reads why. */
+  problem?: QuantityProblem;
 }
 
 /**
@@ -68,11 +94,12 @@ export interface CounterEntry {
  * the article; a plain text is a search with quantity 1.
  */
 export function parseCounterEntry(text: string): CounterEntry {
-  const match = /^\s*(\d+(?:[.,]\d{1,3})?)\s*[*xX]\s*(.+)$/.exec(text);
-  if (match) {
-    const [whole = '0', fraction = ''] = (match[1] ?? '1').replace(',', '.').split('.');
-    const milli = Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
-    if (milli > 0) return { quantity_milli: milli, query: (match[2] ?? '').trim() };
+  const match = /^\s*(-?[\d.,e]+)\s*[*xX]\s*(.+)$/.exec(text);
+  if (match && /\d/.test(match[1] ?? '')) {
+    const read = readQuantity(match[1] ?? '');
+    const query = (match[2] ?? '').trim();
+    if ('milli' in read) return { quantity_milli: read.milli, query };
+    return { quantity_milli: 0, query, problem: read.problem };
   }
   return { quantity_milli: 1000, query: text.trim() };
 }

@@ -34,6 +34,8 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   accounting: ['invoices', 'receipts', 'purchases'],
   // Upload deadlines change when an invoice is issued, sent or answered by ANAF (through sync).
   efactura: ['invoices', 'sync'],
+  // The carts kept on this device change with the counter's default method (a setting).
+  counter: ['settings'],
 };
 
 export function domainsOf(channel: unknown): readonly Domain[] {

@@ -20,8 +20,27 @@ export function interpolate(template: string, vars?: Vars): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
+const pluralRules = new Map<Language, Intl.PluralRules>();
+
+/**
+ * A message with a numeric `count` takes its plural form when the catalogue has one: `<key>#one`,
+ * `<key>#other` beside the plain key (which serves the remaining form, Romanian's "few"). Intl.PluralRules
+ * picks the form: "1 factură", "2 facturi", "20 de facturi".
+ */
 export function translate(language: Language, key: MessageKey, vars?: Vars): string {
-  return interpolate(dictionaries[language][key], vars);
+  const dictionary = dictionaries[language];
+  const count = vars?.count;
+  if (typeof count === 'number') {
+    let rules = pluralRules.get(language);
+    if (!rules) {
+      rules = new Intl.PluralRules(language);
+      pluralRules.set(language, rules);
+    }
+    const form = rules.select(count);
+    const variant = (dictionary as Readonly<Record<string, string>>)[`${key}#${form}`];
+    if (variant !== undefined) return interpolate(variant, vars);
+  }
+  return interpolate(dictionary[key], vars);
 }
 
 export function dictionary(language: Language): Messages {

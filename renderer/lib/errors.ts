@@ -60,3 +60,52 @@ export function inLanguage(message: string, language: 'ro' | 'en'): string {
   const [en, ro] = message.split('|');
   return (language === 'ro' ? ro : en) ?? message;
 }
+
+/** Field names the counter may get back, in words (a wire path's last member). */
+const TILL_FIELDS: Record<string, MessageKey> = {
+  lines: 'till.field.lines', quantity: 'till.field.quantity', unit_price_bani: 'till.field.unit_price_bani', price: 'till.field.price',
+  discount_percent: 'till.field.discount_percent', vat_rate: 'till.field.vat_rate', description: 'till.field.description',
+  product_id: 'till.field.product_id', vat_exemption_reason: 'till.field.vat_exemption_reason', vat_category: 'till.field.vat_category',
+  client_id: 'till.field.client_id', series_id: 'till.field.series_id', due_date: 'till.field.due_date', delivery_date: 'till.field.delivery_date',
+  observations: 'till.field.observations', card_bani: 'till.field.card_bani', total: 'till.field.total', amount_bani: 'till.field.amount_bani',
+  payment_method: 'till.field.payment_method', cart_id: 'till.field.cart_id',
+};
+
+/** `lines.2.quantity` as the cashier reads it: "rândul 3, cantitatea". */
+export function fieldInWords(path: string, t: Translate): string {
+  const parts = path.split('.');
+  const words: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part === 'lines' && /^\d+$/.test(parts[i + 1] ?? '')) {
+      words.push(t('till.field.line', { n: Number(parts[i + 1]) + 1 }));
+      i++;
+    } else if (!/^\d+$/.test(part)) {
+      const key = TILL_FIELDS[part];
+      words.push(key ? t(key) : t('till.field.other'));
+    }
+  }
+  return words.join(', ') || t('till.field.other');
+}
+
+/**
+ * An error at the counter in the cashier's language, saying what to do: a refused field names the
+ * field in words with the reason in her language (never "Invalid input" nor `lines.0.quantity`),
+ * and every message ends by saying the cart was kept.
+ */
+export function describeSaleError(err: unknown, t: Translate, language: 'ro' | 'en' = 'ro'): string {
+  const e = errorOf(err);
+  if (!e) return `${t('error.internal')} ${t('till.error.kept')}`;
+  if (e.fields && Object.keys(e.fields).length > 0) {
+    const details = Object.entries(e.fields)
+      .map(([path, message]) => `${fieldInWords(path, t)}: ${message.includes('|') ? inLanguage(message, language) : t('till.error.invalidValue')}`)
+      .join('; ');
+    return `${t('till.error.fix', { details })} ${t('till.error.kept')}`;
+  }
+  const known = KNOWN[e.code];
+  if (known) return `${t(known)} ${t('till.error.kept')}`;
+  if (e.type === 'rate_limit_error') return `${t('error.rate_limited')} ${t('till.error.kept')}`;
+  if (e.code === 'invalid_payload' || e.type === 'validation_error') return `${t('till.error.generic')} ${t('till.error.kept')}`;
+  // Messages from inside main are English: never shown to the cashier as such.
+  return language === 'ro' ? `${t('error.internal')} ${t('till.error.kept')}` : `${e.message} ${t('till.error.kept')}`;
+}

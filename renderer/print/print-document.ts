@@ -24,6 +24,9 @@ export function printHtml(html: string): Promise<void> {
         target.contentWindow?.focus();
         target.contentWindow?.print();
       } finally {
+        // The keyboard comes back to the app: left in the hidden frame, the next scans would be lost.
+        target.blur();
+        window.focus();
         resolve();
       }
     };

@@ -1,3 +1,4 @@
+import { maskCnp } from '../../shared/ro/cnp';
 import { useCallback, useMemo, useState } from 'react';
 import { ActionDialog } from '../components/ActionDialog';
 import type { ClientView, ProductView } from '../../shared/ipc';
@@ -64,7 +65,7 @@ export function ClientsScreen({ id }: { id?: string }) {
                 </>
               );
             case 'cui':
-              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? c.cnp ?? '';
+              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? maskCnp(c.cnp) ?? '';
             case 'reg':
               return c.reg_com ?? '';
             case 'city':
@@ -194,13 +195,16 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
   const mutation = product ? update : create;
   const [name, setName] = useState(product?.name ?? '');
   const [code, setCode] = useState(product?.code ?? '');
+  const [barcode, setBarcode] = useState(product?.barcode ?? '');
   const [unit, setUnit] = useState(product?.unit ?? 'buc');
   const [priceText, setPriceText] = useState(product ? formatBani(product.price_bani, language) : '');
   const [gross, setGross] = useState(product?.price_includes_vat ?? true);
   const [vat, setVat] = useState(product?.vat_rate ?? 21);
   const [service, setService] = useState(product?.is_service ?? false);
   const [touched, setTouched] = useState(false);
-  const price = parseAmountInput(priceText);
+  // '8,999' is three decimals, not 8 999 lei: a price has bani, two decimals at most (a dot before three digits stays a thousands mark).
+  const priceDecimals = /,\d{3,}$|[.,]\d{4,}$/.test(priceText.trim());
+  const price = priceDecimals ? null : parseAmountInput(priceText);
   const fields = fieldErrors(mutation.error);
   const ok = name.trim() !== '' && price !== null && price >= 0 && unit.trim() !== '';
   const save = async () => {
@@ -209,6 +213,7 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
     const body = {
       name: name.trim(),
       code: code.trim() || null,
+      barcode: barcode.trim() || null,
       unit: unit.trim(),
       unit_code: unit.trim() === 'kg' ? 'KGM' : unit.trim() === 'l' ? 'LTR' : service ? 'C62' : 'H87',
       price_bani: price,
@@ -241,6 +246,10 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
           <input className="input" data-testid="product-code" value={code} onChange={(e) => setCode(e.target.value)} placeholder="5941234567890" />
           {fields.code ? null : <span className="hint">{t('products.codeHint')}</span>}
         </Field>
+        <Field label={t('till.barcode')} error={fields.barcode}>
+          <input className="input" data-testid="product-barcode" value={barcode} maxLength={64} onChange={(e) => setBarcode(e.target.value)} placeholder="5941234567890" />
+          {fields.barcode ? null : <span className="hint">{t('till.barcodeHint')}</span>}
+        </Field>
         <Field label={t('products.unit')}>
           <input className="input" data-testid="product-unit" value={unit} onChange={(e) => setUnit(e.target.value)} list="units" />
           <datalist id="units">
@@ -249,8 +258,8 @@ function ProductForm({ product, onClose }: { product: ProductView | null; onClos
             ))}
           </datalist>
         </Field>
-        <Field label={t('products.price')}>
-          <input className={`input num${touched && price === null ? ' invalid' : ''}`} data-testid="product-price" value={priceText} onChange={(e) => setPriceText(e.target.value)} placeholder="0,00" />
+        <Field label={t('products.price')} error={priceDecimals ? t('till.price.too_many_decimals') : touched && price === null ? t('till.price.not_a_number') : undefined}>
+          <input className={`input num${(touched && price === null) || priceDecimals ? ' invalid' : ''}`} data-testid="product-price" value={priceText} onChange={(e) => setPriceText(e.target.value)} placeholder="0,00" />
         </Field>
         <Field label={t('counter.col.vat')}>
           <select value={vat} data-testid="product-vat" onChange={(e) => setVat(Number(e.target.value))}>

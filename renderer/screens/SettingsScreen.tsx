@@ -11,6 +11,7 @@ import { formatBani, parseAmountInput } from '../lib/format';
 import { countyName } from '../lib/counties';
 import { DeviceSetupSection } from './setup/DeviceSetupSection';
 import { EmbeddedServiceSection } from './embedded-service/EmbeddedServiceSection';
+import { ScaleLabelsSection } from './counter/ScaleLabelsSection';
 
 function Section(props: { title: string; children: ReactNode; testId?: string; help?: string }) {
   return (
@@ -35,6 +36,7 @@ export function SettingsScreen({ settings }: { settings: Settings | undefined })
         <DeviceSection settings={settings} />
         <EfacturaSection settings={settings} />
         <CashSection settings={settings} />
+        <ScaleLabelsSection />
         <CompanyProfileSection />
         <DeviceSetupSection />
       </div>

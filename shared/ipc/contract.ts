@@ -252,6 +252,8 @@ export const zProductView = z.object({
   id: zLocalId,
   name: z.string(),
   code: z.string().nullable(),
+  /** The barcode printed on the article, when it is not the code. */
+  barcode: z.string().nullable(),
   unit: z.string(),
   unit_code: z.string(),
   price_bani: zBaniInt,
@@ -268,6 +270,12 @@ export type ProductView = z.infer<typeof zProductView>;
 const productFields = {
   name: z.string().trim().min(1).max(200),
   code: z.string().trim().max(64).nullish(),
+  barcode: z
+    .string()
+    .trim()
+    .max(64, 'At most 64 characters|Cel mult 64 de caractere')
+    .regex(/^[0-9A-Za-z-]*$/, 'Digits and letters only|Doar cifre și litere')
+    .nullish(),
   unit: z.string().trim().min(1).max(20),
   unit_code: z.string().trim().min(1).max(5),
   price_bani: zNonNegativeBani,
@@ -603,6 +611,103 @@ export const zPaymentInput = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
+// Counter: one cart, one sale (invoice + its payment), and the carts kept on this device
+
+/**
+ * A sale at the counter in one local transaction: the invoice, the card part recorded as a payment,
+ * the cash part as a chitanță. `cart_id` is the cart's id, the invoice's local id and its
+ * `client_local_uuid` on the wire: the same cart sold again answers the sale already made.
+ */
+export const zCounterSaleInput = z.intersection(zInvoiceDraftInput.extend({
+  series_id: z.string(),
+  // A sale names its client, or is a walk-in sale (walk_in: true) to "Persoană fizică", as invoices.issue.
+  client_id: zIssueClientId.nullish(),
+  cart_id: z.uuid(),
+  /**
+   * With `payment_method` `receipt`: the part paid by card (a split payment), the rest in cash; with
+   * `card`: the whole total, or omitted. Nothing is recorded for the other methods (paid later).
+   */
+  card_bani: zNonNegativeBani.default(0),
+}), zIssueBuyer);
+
+export const zCounterSaleView = z.object({
+  invoice: zInvoiceView,
+  /** The chitanță for the cash part; null when no cash was taken. */
+  receipt: zReceiptView.nullable(),
+  payments: z.array(zPaymentView),
+  /** The cart had already been sold: this is that sale, nothing new was made. */
+  replayed: z.boolean(),
+});
+export type CounterSaleView = z.infer<typeof zCounterSaleView>;
+
+const zCartLine = z.object({
+  key: z.string().max(40),
+  product_id: zLocalId.nullable(),
+  code: z.string().max(64).nullable(),
+  description: z.string().max(500),
+  unit: z.string().max(20),
+  unit_code: z.string().max(5),
+  quantity_milli: z.number().int(),
+  unit_price_bani: zBaniInt,
+  /** `unit_price_bani` is the shelf price (VAT included), as the product states it. */
+  price_includes_vat: z.boolean().default(false),
+  vat_rate_bp: z.number().int().min(0).max(10_000),
+  discount_bp: z.number().int().min(0).max(10_000),
+  vat_exemption_reason: z.string().max(200).nullable(),
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+  /** A return line: the invoice it gives goods back from (its storno takes these lines). */
+  return_of: zLocalId.nullable().default(null),
+});
+
+/** A cart as the counter keeps it between keystrokes, restarts and crashes (see main/local/counter.ts). */
+export const zCounterCart = z.object({
+  id: z.uuid(),
+  lines: z.array(zCartLine).max(500),
+  client: z
+    .object({
+      id: zLocalId.nullable(),
+      name: z.string().max(200),
+      cui: z.string().max(40).nullable(),
+      vat_payer: z.boolean(),
+      country: z.string().max(2),
+      county: z.string().max(100).nullable(),
+    })
+    .nullable(),
+  payment_method: zPaymentMethodType,
+  card_bani: zNonNegativeBani.default(0),
+  tendered_bani: zNonNegativeBani.default(0),
+  reverse_charge: z.boolean(),
+  observations: z.string().max(2000),
+  due_date: z.string().max(10),
+  delivery_date: z.string().max(10),
+  selected: z.number().int(),
+  nextKey: z.number().int(),
+  /** When it was parked (unix seconds); null for the cart on the counter. */
+  parked_at: zUnix.nullable().default(null),
+});
+export type CounterCart = z.infer<typeof zCounterCart>;
+
+/** One layout rule of in-store EAN-13 codes (renderer/counter/barcode.ts reads them). */
+export const zWeighedRule = z.object({
+  prefix: z.string().regex(/^2\d$/, 'Two digits, 20 to 29|Două cifre, de la 20 la 29'),
+  kind: z.enum(['weight', 'price']),
+  item_digits: z.number().int().min(1).max(9),
+});
+export type WeighedRuleView = z.infer<typeof zWeighedRule>;
+
+export const zCounterCarts = z.object({
+  /** The cart on the counter; null: start a new one. */
+  current: zCounterCart.nullable(),
+  /** Parked carts ("puse în așteptare"), oldest first. */
+  parked: z.array(zCounterCart).max(50),
+  /** The payment method every new cart starts with. */
+  default_payment: zPaymentMethodType,
+  /** How this counter reads in-store barcodes (prefixes 20-29 with a weight or a price inside); null: the default layout. */
+  barcode_rules: z.array(zWeighedRule).max(10).nullable(),
+});
+export type CounterCarts = z.infer<typeof zCounterCarts>;
+
+// ---------------------------------------------------------------------------------------------
 // Catalog, purchases, dashboard, documents
 
 export const zCurrencyView = z.object({ code: z.string(), description: z.string(), is_default: z.boolean() });
@@ -841,6 +946,19 @@ export const contract = {
     output: zInvoiceView,
     mutates: ['invoices', 'series', 'outbox'],
   }),
+  /**
+   * The counter's sale: invoice, card payment and chitanță in one transaction, keyed by the cart's
+   * id (a second call with the same cart answers the first sale). Refuses a total of 0 or less.
+   */
+  'counter.sell': spec({ input: zCounterSaleInput, output: zCounterSaleView, mutates: ['invoices', 'receipts', 'series', 'outbox'] }),
+  /** The carts kept on this device: the one on the counter and the parked ones. */
+  'counter.carts': spec({ input: zNone, output: zCounterCarts }),
+  /** Keeps the carts (written at every change of the cart, so a crash loses nothing). */
+  'counter.saveCarts': spec({ input: zCounterCarts.omit({ default_payment: true, barcode_rules: true }), output: z.object({ ok: z.literal(true) }) }),
+  /** The payment method every new cart starts with (a setting of this counter). */
+  'counter.setDefaultPayment': spec({ input: z.object({ method: zPaymentMethodType }), output: zCounterCarts, mutates: ['settings'] }),
+  /** The in-store barcode layout of this counter (Settings); null goes back to the default layout. */
+  'counter.setBarcodeRules': spec({ input: z.object({ rules: z.array(zWeighedRule).max(10).nullable() }), output: zCounterCarts, mutates: ['settings'] }),
   /** A draft takes its number and becomes final. */
   'invoices.issueDraft': spec({
     input: z.object({ id: zLocalId, series_id: z.string(), issue_date: zDate.optional() }),

@@ -119,3 +119,15 @@ export const zCnp = z.string().transform((input, ctx) => {
   ctx.addIssue({ code: 'custom', message: CNP_MESSAGES[result.reason], params: { reason: result.reason } });
   return z.NEVER;
 });
+
+/**
+ * A CNP as screens and lists show it: the first digit (sex and century) and the last three, the
+ * rest hidden ("1•••••••••123"). The full CNP is printed only where the document needs it (the
+ * invoice's and the chitanță's buyer) and shown only in the client's own form.
+ */
+export function maskCnp(cnp: string | null | undefined): string | null {
+  if (!cnp) return null;
+  const digits = cnp.trim();
+  if (digits.length <= 4) return '•'.repeat(digits.length);
+  return `${digits[0]}${'•'.repeat(digits.length - 4)}${digits.slice(-3)}`;
+}

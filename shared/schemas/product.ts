@@ -7,6 +7,8 @@ export const zProduct = z.object({
   object: z.literal('product'),
   name: z.string(),
   code: z.string().nullable(),
+  /** The barcode printed on the article (EAN-13, EAN-8, UPC...), when it is not the code itself. */
+  barcode: z.string().nullable(),
   unit: z.string(),
   /** UN/ECE recommendation 20 unit code for e-Factura (H87 piece, KGM, LTR, C62...). */
   unit_code: z.string(),
@@ -24,6 +26,12 @@ export type Product = z.infer<typeof zProduct>;
 const productFields = {
   name: z.string().trim().min(1).max(200),
   code: z.string().trim().max(64).nullish(),
+  barcode: z
+    .string()
+    .trim()
+    .max(64, 'At most 64 characters|Cel mult 64 de caractere')
+    .regex(/^[0-9A-Za-z-]*$/, 'Digits and letters only|Doar cifre și litere')
+    .nullish(),
   unit: z.string().trim().min(1).max(20),
   unit_code: z.string().trim().min(1).max(5),
   price: zMoneyNumber

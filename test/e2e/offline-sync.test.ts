@@ -49,15 +49,15 @@ describe('offline at the counter', () => {
     expect(await page.getByTestId('issued-panel').textContent()).toContain('număr din rezerva dispozitivului');
     const waiting = await indicator(page);
     expect(waiting.mode).toBe('offline');
-    // Five invoices and the three cash receipts that go with the cash sales.
-    expect(waiting.pending).toBe(8);
+    // Five invoices, the three cash receipts that go with the cash sales, and the card sale's payment.
+    expect(waiting.pending).toBe(9);
     await screenshot(page, 'counter-offline');
 
     await desktop.open('#/invoices');
     await page.getByTestId('filter-unsynced').check();
     await expect.poll(() => page.getByTestId('invoice-list').getAttribute('data-total')).toBe('5');
     await desktop.open('#/sync');
-    await expect.poll(() => page.getByTestId('outbox-item').count()).toBe(8);
+    await expect.poll(() => page.getByTestId('outbox-item').count()).toBe(9);
     await screenshot(page, 'sync-offline');
 
     // Back online: nobody clicks anything; the engine's reconnect probe finds the service and pushes.

@@ -115,7 +115,7 @@ describe('counter cart', () => {
     expect(loaded).toMatchObject({ due_date: '2026-12-05', delivery_date: '2026-11-15', observations: 'Aviz 12' });
     expect(run([{ type: 'setDates', delivery_date: '' }], loaded)).toMatchObject({ due_date: '2026-12-05', delivery_date: '' });
     expect(run([{ type: 'setDates', due_date: '2026-12-20' }], loaded)).toMatchObject({ due_date: '2026-12-20', delivery_date: '2026-11-15' });
-    expect(run([{ type: 'clear' }], loaded)).toMatchObject({ due_date: '', delivery_date: '', observations: '' });
+    expect(run([{ type: 'clear', id: '00000000-0000-4000-8000-000000000001', payment_method: 'receipt' }], loaded)).toMatchObject({ due_date: '', delivery_date: '', observations: '' });
   });
 
   it('refuses a due date before the invoice\'s date (today), and only when it knows today', () => {

@@ -8,6 +8,10 @@ import type { CartClient } from '../../counter/cart';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
 import { describeError } from '../../lib/errors';
 import { useToast } from '../../components/Toasts';
+import { WedgeDetector } from '../../counter/scanner';
+import { gs1CheckDigitOk } from '../../counter/barcode';
+import { isValidCnp } from '../../../shared/ro/cnp';
+import { foldForSearch } from '../../../shared/text/search-fold';
 
 export interface ClientPickerHandle {
   focus(): void;
@@ -22,7 +26,10 @@ export function toCartClient(c: ClientView): CartClient {
  * The buyer: search by name or CUI (F3), Enter to take the highlighted one, or create one on the
  * spot (F7) with what was typed. Without a buyer the invoice goes to an end consumer.
  */
-export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void }>(
+export const ClientPicker = forwardRef<
+  ClientPickerHandle,
+  { client: CartClient | null; onPick(client: CartClient | null): void; onDone(): void; /** A scanner's burst typed here: added as a product when one carries it (true). */ onScan(code: string): Promise<boolean> }
+>(
   function ClientPicker(props, ref) {
     const t = useT();
     const toast = useToast();
@@ -30,6 +37,7 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
     const [text, setText] = useState('');
     const [open, setOpen] = useState(false);
     const [active, setActive] = useState(0);
+    const wedge = useRef(new WedgeDetector());
     /** The client form, open: `client` null makes a new one from what was typed, else edits that one. */
     const [form, setForm] = useState<{ client: ClientView | null } | null>(null);
     const createNew = () => setForm({ client: null });
@@ -44,8 +52,14 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
      * from an older, broader search.
      */
     const choose = async () => {
-      const current = !isPlaceholderData && data ? options : (await callIpc('clients.list', { search: query, limit: 8, offset: 0 })).items;
-      const chosen = current[!isPlaceholderData && data ? active : 0];
+      const shown = open ? options[active] : undefined;
+      const folded = foldForSearch(query);
+      // The highlighted row is taken when the list answers what is typed now, or when it matches it anyway.
+      if (shown && (!isPlaceholderData || foldForSearch(`${shown.name} ${shown.cui ?? ''}`).includes(folded))) {
+        pick(shown);
+        return;
+      }
+      const chosen = (await callIpc('clients.list', { search: query, limit: 8, offset: 0 })).items[0];
       if (chosen) pick(chosen);
       else if (query) createNew();
     };
@@ -115,8 +129,34 @@ export const ClientPicker = forwardRef<ClientPickerHandle, { client: CartClient 
               setOpen(true);
               setActive(0);
             }}
-            onBlur={() => setTimeout(() => setOpen(false), 150)}
+            onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
             onKeyDown={(e) => {
+              const scan = wedge.current.key(e.key, e.timeStamp);
+              // Digits and Enter, however fast they came (a loaded machine slows a scanner's burst down).
+              const typedCode = text.trim();
+              if (e.key === 'Enter' && /^\d{6,14}$/.test(typedCode)) {
+                // A burst of digits while this box had the focus: a product's barcode goes to the cart;
+                // a barcode of no product is refused, never made a client's name; anything else (a CUI
+                // typed fast) is searched as usual.
+                e.preventDefault();
+                const code = typedCode;
+                const burst = scan !== null && scan.code === typedCode;
+                void props.onScan(code).then((added) => {
+                  if (added) {
+                    setText('');
+                    setOpen(false);
+                    props.onDone();
+                  } else if ((burst || gs1CheckDigitOk(code)) && code.length >= 12 && !isValidCnp(code)) {
+                    setText('');
+                    setOpen(false);
+                    toast(t('till.scan.unknown', { code }), 'bad');
+                    props.onDone();
+                  } else {
+                    void choose();
+                  }
+                });
+                return;
+              }
               if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
                 e.preventDefault();
                 setActive((i) => (e.key === 'ArrowDown' ? Math.min(options.length - 1, i + 1) : Math.max(0, i - 1)));

@@ -5,12 +5,15 @@ import { navigate } from '../../app/router';
 import { SyncBadge } from '../../components/Badges';
 import { useToast } from '../../components/Toasts';
 import { percentToBp, toMilli } from '../../../shared/invoice-math';
-import { cartIssueBuyer, cartItems, cartProblems, cartReducer, cartTotals, emptyCart, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import { cartIssueBuyer, cartItems, cartProblems, cartReducer, cartTender, cartTotals, emptyCart, newCartId, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import { DEFAULT_WEIGHED_RULES, type WeighedRule } from '../../counter/barcode';
+import { ParkedCarts } from './ParkedCarts';
+import { TenderBox } from './TenderBox';
 import { todayInBucharest } from '../../../shared/dates';
 import { callIpc, useIpcMutation, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
-import { describeError, errorOf } from '../../lib/errors';
+import { describeSaleError, errorOf } from '../../lib/errors';
 import { formatBani, formatMoney, formatScaled } from '../../lib/format';
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
@@ -34,6 +37,8 @@ const PROBLEM_KEYS: Record<CartProblem, MessageKey> = {
   intra_community_vat_id: 'counter.problem.intra_community_vat_id',
   intra_community_region: 'counter.problem.intra_community_region',
   due_before_issue: 'counter.problem.due_before_issue',
+  zero_total: 'till.problem.zero_total',
+  card_part_too_large: 'till.problem.card_part_too_large',
 };
 
 function pickSeries(series: readonly SeriesView[], settings: Settings | undefined): SeriesView | undefined {
@@ -44,6 +49,8 @@ function pickSeries(series: readonly SeriesView[], settings: Settings | undefine
 interface Issued {
   invoice: InvoiceView;
   receipt: ReceiptView | null;
+  /** Cash to give back, from what the customer handed over. */
+  change_bani: number;
 }
 
 /**
@@ -57,6 +64,13 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const toast = useToast();
   const [cart, dispatch] = useReducer(cartReducer, undefined, () => emptyCart('receipt'));
   const [issued, setIssued] = useState<Issued | null>(null);
+  // The carts kept on this device: loaded once, then written at every change (a crash loses nothing).
+  const [loaded, setLoaded] = useState(false);
+  const [parked, setParked] = useState<Cart[]>([]);
+  const [defaultPayment, setDefaultPayment] = useState<PaymentMethodType>('receipt');
+  const [barcodeRules, setBarcodeRules] = useState<WeighedRule[] | null>(null);
+  // Set synchronously when a sale starts: a second F9 or click before React re-renders does nothing.
+  const selling = useRef(false);
   const [seriesId, setSeriesId] = useState<string | null>(null);
   const [attempted, setAttempted] = useState(false);
   const search = useRef<ProductSearchHandle>(null);
@@ -64,11 +78,40 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const problemsBox = useRef<HTMLDivElement>(null);
   const seriesQuery = useIpcQuery('series.list', undefined);
   const syncStatus = useIpcQuery('sync.status', undefined);
-  const issue = useIpcMutation('invoices.issue');
-  const saveDraft = useIpcMutation('invoices.saveDraft');
+    const saveDraft = useIpcMutation('invoices.saveDraft');
   const createReceipt = useIpcMutation('receipts.create');
+  const sell = useIpcMutation('counter.sell');
   const issueDraft = useIpcMutation('invoices.issueDraft');
   const [editingDraft, setEditingDraft] = useState<string | null>(null);
+
+  // The cart left on the counter (by leaving the screen, a restart or a crash) comes back as it was.
+  useEffect(() => {
+    let cancelled = false;
+    void callIpc('counter.carts', undefined)
+      .then((carts) => {
+        if (cancelled) return;
+        setDefaultPayment(carts.default_payment);
+        setBarcodeRules(carts.barcode_rules);
+        setParked(carts.parked);
+        if (carts.current && carts.current.lines.length > 0 && !draftId) dispatch({ type: 'restore', cart: carts.current });
+        else dispatch({ type: 'clear', id: newCartId(), payment_method: carts.default_payment });
+        setLoaded(true);
+      })
+      .catch((error: unknown) => {
+        if (cancelled) return;
+        toast(describeSaleError(error, t, language), 'bad');
+        setLoaded(true);
+      });
+    return () => {
+      cancelled = true;
+    };
+    // Once per visit of the counter: later changes are this screen's own.
+  }, []);
+
+  useEffect(() => {
+    if (!loaded) return;
+    callIpc('counter.saveCarts', { current: cart.lines.length > 0 ? cart : null, parked }).catch((error: unknown) => toast(describeSaleError(error, t, language), 'bad'));
+  }, [loaded, cart, parked, t, toast]);
 
   // A draft opened from the invoice list comes back to the counter to be finished and issued.
   useEffect(() => {
@@ -94,6 +137,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             discount_bp: percentToBp(l.discount_percent),
             vat_exemption_reason: l.vat_exemption_reason,
             vat_category: l.vat_category,
+            return_of: null,
           })),
           client: client ? toCartClient(client) : null,
           payment_method: draft.payment_method,
@@ -104,7 +148,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         });
         setEditingDraft(draft.id);
       } catch (error) {
-        toast(describeError(error, t), 'bad');
+        toast(describeSaleError(error, t, language), 'bad');
       }
     })();
     return () => {
@@ -132,61 +176,86 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
     if (draftId) navigate({ screen: 'counter' });
     setIssued(null);
     setAttempted(false);
-    dispatch({ type: 'clear' });
+    dispatch({ type: 'clear', id: newCartId(), payment_method: defaultPayment });
+    focusSearch();
+  };
+
+  /** "Pune în așteptare": the cart steps aside, kept on this device; the counter serves the next customer. */
+  const park = () => {
+    if (cart.lines.length === 0) return;
+    setParked((list) => [...list, { ...cart, parked_at: Math.floor(Date.now() / 1000) }]);
+    dispatch({ type: 'clear', id: newCartId(), payment_method: defaultPayment });
+    setAttempted(false);
+    toast(t('till.parked'), 'ok');
+    focusSearch();
+  };
+
+  /** A parked cart comes back; the cart on the counter, if it has lines, takes its place in the waiting list. */
+  const resume = (id: string) => {
+    const chosen = parked.find((c) => c.id === id);
+    if (!chosen) return;
+    setParked((list) => [...list.filter((c) => c.id !== id), ...(cart.lines.length > 0 ? [{ ...cart, parked_at: Math.floor(Date.now() / 1000) }] : [])]);
+    dispatch({ type: 'restore', cart: { ...chosen, parked_at: null } });
+    setIssued(null);
+    setAttempted(false);
     focusSearch();
   };
 
   async function doIssue(): Promise<void> {
+    // One sale at a time: the flag is set before anything awaits, so F9 pressed again (or the button
+    // clicked) while this one runs does nothing.
+    if (selling.current) return;
     setAttempted(true);
     if (problems.length > 0) {
       // On a 768- or 800-pixel screen the panel scrolls: what blocks issuing must come into sight.
       setTimeout(() => problemsBox.current?.scrollIntoView({ block: 'nearest' }), 0);
       return;
     }
-    if (issue.isPending || issueDraft.isPending) return;
     if (!series) {
       toast(t('counter.noSeries'), 'bad');
       return;
     }
-    // No client chosen: a walk-in sale, issued to "Persoană fizică".
+    // No client chosen: a walk-in sale, issued to "Persoană fizică" (cartIssueBuyer).
+    selling.current = true;
+    const sold = cart;
     const env = settings?.efactura_environment ?? 'test';
     const body = {
-      ...cartIssueBuyer(cart),
-      lines: cartItems(cart),
-      payment_method: cart.payment_method,
-      reverse_charge: cart.reverse_charge,
-      observations: cart.observations.trim() || null,
-      due_date: cart.due_date || null,
-      delivery_date: cart.delivery_date || null,
+      ...cartIssueBuyer(sold),
+      lines: cartItems(sold),
+      payment_method: sold.payment_method,
+      reverse_charge: sold.reverse_charge,
+      observations: sold.observations.trim() || null,
+      due_date: sold.due_date || null,
+      delivery_date: sold.delivery_date || null,
       language: 'ro',
       spv_environment: env,
     };
     try {
-      let invoice: InvoiceView;
       if (editingDraft) {
         await saveDraft.mutateAsync({ ...body, id: editingDraft });
-        invoice = await issueDraft.mutateAsync({ id: editingDraft, series_id: series.id });
+        const invoice = await issueDraft.mutateAsync({ id: editingDraft, series_id: series.id });
         setEditingDraft(null);
+        let receipt: ReceiptView | null = null;
+        if (sold.payment_method === 'receipt') {
+          receipt = await createReceipt.mutateAsync({
+            invoice_id: invoice.id, client_id: invoice.client_id ?? undefined, amount_bani: invoice.totals.total_bani, type: 'receipt', language: 'ro',
+          });
+        }
+        setIssued({ invoice, receipt, change_bani: 0 });
       } else {
-        invoice = await issue.mutateAsync({ ...body, series_id: series.id });
+        // The cart's id is the sale's key: whatever failed before, this never makes a second document.
+        const { card_bani: card, change_bani: change } = cartTender(sold, totals.total_bani);
+        const sale = await sell.mutateAsync({ ...body, series_id: series.id, cart_id: sold.id, card_bani: sold.payment_method === 'receipt' ? card : 0 });
+        setIssued({ invoice: sale.invoice, receipt: sale.receipt, change_bani: change });
       }
-      let receipt: ReceiptView | null = null;
-      if (cart.payment_method === 'receipt') {
-        // Cash at the counter: the chitanță that goes with the invoice, for its whole amount.
-        receipt = await createReceipt.mutateAsync({
-          invoice_id: invoice.id,
-          client_id: invoice.client_id ?? undefined,
-          client_name: invoice.client_id ? undefined : (invoice.client_name ?? t('counter.endConsumer')),
-          amount_bani: invoice.totals.total_bani,
-          type: 'receipt',
-          language: 'ro',
-        });
-      }
-      setIssued({ invoice, receipt });
-      dispatch({ type: 'clear' });
+      dispatch({ type: 'clear', id: newCartId(), payment_method: defaultPayment });
       setAttempted(false);
     } catch (error) {
-      toast(describeError(error, t), 'bad');
+      // The cart stays as it was, with its id: fixing the cause and pressing F9 again sells it once.
+      toast(describeSaleError(error, t, language), 'bad');
+    } finally {
+      selling.current = false;
+      focusSearch();
     }
   }
 
@@ -204,16 +273,21 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         delivery_date: cart.delivery_date || null,
       });
       toast(t('counter.draftSaved'), 'ok');
-      dispatch({ type: 'clear' });
+      dispatch({ type: 'clear', id: newCartId(), payment_method: defaultPayment });
       setEditingDraft(null);
       navigate({ screen: 'invoices', id: draft.id });
     } catch (error) {
-      toast(describeError(error, t), 'bad');
+      toast(describeSaleError(error, t, language), 'bad');
     }
   }
 
-  const printInvoice = (invoice: InvoiceView) => void invoiceHtml(invoice, settings).then(printHtml);
-  const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml);
+  // After printing, the scan box has the keyboard again (never the hidden print frame).
+  const backToScan = () => {
+    window.focus();
+    search.current?.focus();
+  };
+  const printInvoice = (invoice: InvoiceView) => void invoiceHtml(invoice, settings).then(printHtml).then(backToScan, backToScan);
+  const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml).then(backToScan, backToScan);
 
   // Keyboard: the counter's function keys, and a scanner typing while the focus is elsewhere.
   const state = useRef({ cart, issued, doIssue, doDraft, newInvoice, printInvoice });
@@ -286,7 +360,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             dispatch({ type: 'addProduct', product, quantity_milli: quantity });
             if (issued) setIssued(null);
           }}
-          onNotFound={(query) => toast(t('counter.notFound', { query }), 'bad')}
+          onRefused={(message) => toast(message, 'bad')}
+          barcodeRules={barcodeRules ?? DEFAULT_WEIGHED_RULES}
           onEmptyKey={(key) => {
             if (key === 'ArrowUp') dispatch({ type: 'select', index: cart.selected - 1 });
             else if (key === 'ArrowDown') dispatch({ type: 'select', index: cart.selected + 1 });
@@ -307,6 +382,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           <span><kbd>Del</kbd> {t('counter.key.remove')}</span>
           <span><kbd>Ctrl</kbd>+<kbd>S</kbd> {t('counter.key.draft')}</span>
         </div>
+        <ParkedCarts carts={parked} onResume={resume} />
         {editingDraft ? (
           <div className="banner info small" data-testid="editing-draft">
             {t('counter.editingDraft')}
@@ -323,7 +399,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                   if (outcome === 'unsupported') printInvoice(issued.invoice);
                   else if (outcome === 'saved') toast(t('common.pdfSaved'), 'ok');
                 })
-                .catch((error: unknown) => toast(describeError(error, t), 'bad'))
+                .catch((error: unknown) => toast(describeSaleError(error, t, language), 'bad'))
             }
             onPrintReceipt={issued.receipt ? () => printReceipt(issued.receipt!) : undefined}
             onNew={newInvoice}
@@ -343,7 +419,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         </div>
       </div>
       <aside className="summary">
-        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} />
+        <ClientPicker ref={clientPicker} client={cart.client} onPick={(client) => dispatch({ type: 'setClient', client })} onDone={focusSearch} onScan={(code) => search.current?.tryProduct(code) ?? Promise.resolve(false)} />
         <div className="card totals-box" data-testid="counter-totals">
           <table>
             <tbody>
@@ -395,6 +471,25 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
               </button>
             ))}
           </div>
+          <TenderBox cart={cart} totalBani={totals.total_bani} dispatch={dispatch} onDone={focusSearch} />
+          <label className="field small">
+            {t('till.defaultPayment')}
+            <select
+              value={defaultPayment}
+              data-testid="default-payment"
+              onChange={(e) => {
+                const method = e.target.value as PaymentMethodType;
+                setDefaultPayment(method);
+                void callIpc('counter.setDefaultPayment', { method }).catch((error: unknown) => toast(describeSaleError(error, t, language), 'bad'));
+              }}
+            >
+              {PAYMENT_METHOD_TYPES.map((m) => (
+                <option key={m} value={m}>
+                  {t(PAYMENT_KEYS[m])}
+                </option>
+              ))}
+            </select>
+          </label>
           {cart.client?.vat_payer ? (
             <label className="check small">
               <input type="checkbox" checked={cart.reverse_charge} data-testid="reverse-charge" onChange={(e) => dispatch({ type: 'setReverseCharge', value: e.target.checked })} />
@@ -422,6 +517,11 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           </label>
           <InvoiceDetails cart={cart} dispatch={dispatch} />
           {!online && syncStatus.data ? <div className="banner info small">{t('counter.offlineNote')}</div> : null}
+          {cart.payment_method === 'receipt' && seriesQuery.data && !allSeries.some((x) => x.kind === 'receipt' && !!x.next_full_number) ? (
+            <div className="banner warn small" data-testid="receipt-no-number">
+              {t('till.receiptNoNumber')}
+            </div>
+          ) : null}
           {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
           {attempted && problems.length > 0 ? (
             <div ref={problemsBox} className="banner bad small col" data-testid="cart-problems">
@@ -430,17 +530,22 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
               ))}
             </div>
           ) : null}
-          {issue.error && errorOf(issue.error)?.code === 'no_number_available' ? (
+          {sell.error && errorOf(sell.error)?.code === 'no_number_available' ? (
             <button type="button" className="btn" onClick={() => void doDraft()}>
               {t('counter.saveDraftInstead')}
             </button>
           ) : null}
-          <button type="button" className="btn primary big" data-testid="issue" disabled={issue.isPending || issueDraft.isPending || cart.lines.length === 0} onClick={() => void doIssue()}>
+          <button type="button" className="btn primary big" data-testid="issue" disabled={sell.isPending || issueDraft.isPending || cart.lines.length === 0} onClick={() => void doIssue()}>
             {t('counter.issue')} <kbd>F9</kbd>
           </button>
-          <button type="button" className="btn" data-testid="save-draft" disabled={cart.lines.length === 0 || saveDraft.isPending} onClick={() => void doDraft()}>
-            {t('counter.saveDraft')} <kbd>Ctrl+S</kbd>
-          </button>
+          <div className="row">
+            <button type="button" className="btn grow" data-testid="save-draft" disabled={cart.lines.length === 0 || saveDraft.isPending} onClick={() => void doDraft()}>
+              {t('counter.saveDraft')} <kbd>Ctrl+S</kbd>
+            </button>
+            <button type="button" className="btn grow" data-testid="park-cart" disabled={cart.lines.length === 0 || !!editingDraft} onClick={park}>
+              {t('till.park')}
+            </button>
+          </div>
         </div>
       </aside>
     </div>
@@ -492,6 +597,9 @@ function IssuedPanel(props: { issued: Issued; onPrint(): void; onSavePdf(): void
           <SyncBadge sync={invoice.sync} />
           {invoice.numbering === 'reservation' ? <span>{t('counter.numberFromReservation')}</span> : invoice.numbering === 'lock' ? <span>{t('counter.numberFromLock')}</span> : null}
           {receipt ? <span>· {receipt.receipt_number ? t('counter.receiptNumber', { number: receipt.receipt_number }) : t('counter.receiptPending')}</span> : null}
+          {props.issued.change_bani > 0 ? (
+            <strong data-testid="issued-change">· {t('till.issuedChange', { amount: formatMoney(props.issued.change_bani, 'RON', language) })}</strong>
+          ) : null}
         </div>
         <div className="row wrap">
           <button type="button" className="btn primary" data-testid="print-invoice" onClick={props.onPrint}>

@@ -2,8 +2,9 @@ import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react
 import type { LineAmounts } from '../../../shared/invoice-math';
 import { LINE_VAT_CATEGORIES } from '../../../shared/schemas/invoice';
 import { useI18n } from '../../i18n/I18nProvider';
-import { formatBani, formatScaled, parsePercentInput, parseQuantityInput } from '../../lib/format';
+import { formatBani, formatScaled, parsePercentInput } from '../../lib/format';
 import type { CartAction, CartLine } from '../../counter/cart';
+import { readQuantity } from '../../counter/scanner';
 
 /**
  * An inline number cell: the text is the cashier's while the cell has focus and is committed on
@@ -17,9 +18,12 @@ function NumberCell(props: {
   testId: string;
   label: string;
   narrow?: boolean;
+  /** Why the text is refused, in words (shown under the cell); null when `parse` alone decides. */
+  problem?(text: string): string | null;
 }) {
   const [text, setText] = useState(props.value);
   const [invalid, setInvalid] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
   const editing = useRef(false);
   useEffect(() => {
@@ -29,13 +33,16 @@ function NumberCell(props: {
     const parsed = props.parse(text);
     if (parsed === null) {
       setInvalid(true);
+      setMessage(props.problem?.(text) ?? null);
       return false;
     }
     setInvalid(false);
+    setMessage(null);
     props.onCommit(parsed);
     return true;
   };
   return (
+    <>
     <input
       ref={ref}
       className={`input num${props.narrow ? ' narrow' : ''}${invalid ? ' invalid' : ''}`}
@@ -53,6 +60,7 @@ function NumberCell(props: {
         editing.current = false;
         if (!commit()) setText(props.value);
         setInvalid(false);
+        setTimeout(() => setMessage(null), 4000);
       }}
       onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
         if (e.key === 'Enter') {
@@ -63,10 +71,17 @@ function NumberCell(props: {
           e.stopPropagation();
           setText(props.value);
           setInvalid(false);
+          setMessage(null);
           props.onDone();
         }
       }}
     />
+    {message ? (
+      <span className="cell-error small" role="alert" data-testid={`${props.testId}-error`}>
+        {message}
+      </span>
+    ) : null}
+    </>
   );
 }
 
@@ -128,8 +143,12 @@ export function LinesTable(props: {
                   <NumberCell
                     value={formatScaled(line.quantity_milli, 3, language, 0)}
                     parse={(text) => {
-                      const milli = parseQuantityInput(text);
-                      return milli !== null && milli > 0 ? milli : null;
+                      const read = readQuantity(text);
+                      return 'milli' in read ? read.milli : null;
+                    }}
+                    problem={(text) => {
+                      const read = readQuantity(text);
+                      return 'problem' in read ? t(`till.qty.${read.problem}`) : null;
                     }}
                     onCommit={(milli) => props.dispatch({ type: 'setQuantity', index, quantity_milli: milli })}
                     onDone={props.onDone}

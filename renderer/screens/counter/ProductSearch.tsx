@@ -5,15 +5,24 @@ import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import { formatMoney } from '../../lib/format';
 import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../counter/scanner';
+import { readScan, weighedQuantityMilli, type WeighedRule } from '../../counter/barcode';
 import { useI18n } from '../../i18n/I18nProvider';
+import { foldForSearch } from '../../../shared/text/search-fold';
 
 export interface ProductSearchHandle {
   focus(): void;
+  /**
+   * A burst that arrived elsewhere (the client box): added when a product carries that code or
+   * barcode, or it is a scale label of a known article; false otherwise (it may be a CUI typed fast).
+   */
+  tryProduct(code: string): Promise<boolean>;
 }
 
 interface Props {
   onAdd(product: ProductView, quantityMilli: number): void;
-  onNotFound(query: string): void;
+  /** A message for the cashier (in her language) when nothing could be added. */
+  onRefused(message: string): void;
+  barcodeRules: readonly WeighedRule[];
   /** Keys the search box does not use itself when empty: line navigation and quantity nudges. */
   onEmptyKey(key: string): boolean;
 }
@@ -32,45 +41,119 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState(false);
   const wedge = useRef(new WedgeDetector());
-  useImperativeHandle(ref, () => ({ focus: () => input.current?.focus() }), []);
+  const tryRef = useRef(tryProduct);
+  tryRef.current = tryProduct;
+  useImperativeHandle(ref, () => ({ focus: () => input.current?.focus(), tryProduct: (code: string) => tryRef.current(code) }), []);
 
   const entry = parseCounterEntry(text);
   const query = entry.query;
   const { data, isPlaceholderData } = useIpcQuery('products.list', { search: query, limit: 8, offset: 0 }, { enabled: open && query.length > 0, keepPrevious: true });
   const suggestions = query.length > 0 ? (data?.items ?? []) : [];
 
+  /** A product carrying exactly this code or barcode (a scan): never one whose name merely contains it. */
+  async function exactProduct(code: string): Promise<ProductView | undefined> {
+    const fresh = await callIpc('products.list', { search: code, limit: 20, offset: 0 });
+    return fresh.items.find((p) => p.code === code || p.barcode === code);
+  }
+
+  /**
+   * A code read by the scanner (or typed whole): the product with that exact code or barcode; else an
+   * in-store code with a weight or a price inside (the counter's layout); else the reason in words.
+   */
+  async function commitCode(code: string, quantityMilli: number): Promise<boolean> {
+    const exact = await exactProduct(code);
+    if (exact) {
+      props.onAdd(exact, quantityMilli);
+      return true;
+    }
+    const reading = readScan(code, props.barcodeRules);
+    if (reading.kind === 'bad_check') {
+      props.onRefused(t('till.scan.badCheck', { code }));
+      return true;
+    }
+    if (reading.kind === 'weighed') {
+      for (const key of reading.product_keys) {
+        const product = await exactProduct(key);
+        if (!product) continue;
+        const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
+        const milli = weighedQuantityMilli(reading, gross);
+        if (milli === null) {
+          props.onRefused(t('till.scan.weighedZero', { code }));
+          return true;
+        }
+        props.onAdd(product, milli);
+        return true;
+      }
+      props.onRefused(t('till.scan.unknownWeighed', { code, article: reading.product_keys[0] ?? '' }));
+      return true;
+    }
+    return false;
+  }
+
+  async function tryProduct(code: string): Promise<boolean> {
+    const exact = await exactProduct(code);
+    if (exact) {
+      props.onAdd(exact, 1000);
+      return true;
+    }
+    const reading = readScan(code, props.barcodeRules);
+    if (reading.kind !== 'weighed') return false;
+    for (const key of reading.product_keys) {
+      const product = await exactProduct(key);
+      if (!product) continue;
+      const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
+      const milli = weighedQuantityMilli(reading, gross);
+      if (milli === null) return false;
+      props.onAdd(product, milli);
+      return true;
+    }
+    return false;
+  }
+
+  const clear = () => {
+    setText('');
+    setOpen(false);
+    setActive(0);
+  };
+
   /**
    * `scanned`: the text arrived as a scanner's burst. Then only an exact code counts: a code that is
    * not in the catalog must say so, not add whichever product merely contains those digits.
    */
-  async function commit(scanned: boolean): Promise<void> {
-    const current = parseCounterEntry(text);
+  async function commit(scanned: boolean, typed: string = text): Promise<void> {
+    const current = parseCounterEntry(typed);
     if (!current.query) return;
-    let chosen: ProductView | undefined;
-    if (looksLikeCode(current.query) || scanned) {
-      const fresh = await callIpc('products.list', { search: current.query, limit: 20, offset: 0 });
-      chosen = fresh.items.find((p) => p.code === current.query);
-    }
-    if (!chosen && scanned) {
-      props.onNotFound(current.query);
-      setText('');
-      setOpen(false);
+    if (current.problem) {
+      props.onRefused(t(`till.qty.${current.problem}`));
       return;
     }
-    // The highlighted suggestion only if the list on screen answers what is typed now (not an older search).
-    if (!chosen && open && !isPlaceholderData && data) chosen = suggestions[active];
+    if (looksLikeCode(current.query) || scanned) {
+      if (await commitCode(current.query, current.quantity_milli)) {
+        clear();
+        return;
+      }
+      if (scanned) {
+        props.onRefused(t('till.scan.unknown', { code: current.query }));
+        clear();
+        return;
+      }
+    }
+    // Enter takes the highlighted row the cashier sees, as long as it answers what is typed now (a
+    // list still showing an older, broader search is not taken on trust).
+    let chosen: ProductView | undefined;
+    const shown = open ? suggestions[active] : undefined;
+    const folded = foldForSearch(current.query);
+    if (shown && (!isPlaceholderData || foldForSearch(`${shown.name} ${shown.code ?? ''} ${shown.barcode ?? ''}`).includes(folded))) chosen = shown;
     if (!chosen) {
       const fresh = await callIpc('products.list', { search: current.query, limit: 8, offset: 0 });
-      // A fresh search: its first result is what the highlighted row would have been.
       chosen = fresh.items[0];
     }
     if (chosen) {
       props.onAdd(chosen, current.quantity_milli);
-      setText('');
-      setOpen(false);
-      setActive(0);
+      clear();
     } else {
-      props.onNotFound(current.query);
+      // Digits that match nothing are a code (typed or scanned slowly): say it is not in the catalog.
+      props.onRefused(looksLikeCode(current.query) ? t('till.scan.unknown', { code: current.query }) : t('counter.notFound', { query: current.query }));
     }
   }
 
@@ -91,7 +174,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
           setOpen(true);
           setActive(0);
         }}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
+        onBlur={() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
         onKeyDown={(e) => {
           const scan = wedge.current.key(e.key, e.timeStamp);
           if (e.key === 'Enter') {

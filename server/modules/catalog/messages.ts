@@ -27,6 +27,10 @@ export const CATALOG_MESSAGES = {
     en: 'Another product of the company already has this code.',
     ro: 'Un alt produs al firmei are deja acest cod.',
   },
+  duplicate_barcode: {
+    en: 'Another product of the company already has this barcode.',
+    ro: 'Un alt produs al firmei are deja acest cod de bare.',
+  },
   duplicate_iban: {
     en: 'The company already has a bank account with this IBAN.',
     ro: 'Firma are deja un cont bancar cu acest IBAN.',

@@ -22,6 +22,7 @@ export function toProduct(row: ProductsTable): Product {
     object: 'product',
     name: row.name,
     code: row.code,
+    barcode: row.barcode ?? null,
     unit: row.unit,
     unit_code: row.unit_code,
     price: fromBani(row.price),
@@ -59,9 +60,23 @@ async function assertCodeFree(db: Db, companyId: string, code: string | null, ex
   if (await query.executeTakeFirst()) throw conflict('duplicate_code', 'code');
 }
 
+async function assertBarcodeFree(db: Db, companyId: string, barcode: string | null, exceptId?: string): Promise<void> {
+  if (barcode === null) return;
+  let query = db.selectFrom('products').select('id').where('company_id', '=', companyId).where('barcode', '=', barcode);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw conflict('duplicate_barcode', 'barcode');
+}
+
+/** Which unique member a violation was about: the two indexes name their column. */
+function uniqueConflict(error: unknown) {
+  return /barcode/i.test(String((error as { message?: unknown }).message ?? '')) ? conflict('duplicate_barcode', 'barcode') : conflict('duplicate_code', 'code');
+}
+
 const productListQuery = changesListQuery(['name', 'code', 'price', 'created_at'] as const).extend({
   /** Exact code, for a barcode scanner: at most one product matches. */
   code: z.string().max(64).optional(),
+  /** Exact barcode (a scan of the article's EAN): at most one product matches. */
+  barcode: z.string().max(64).optional(),
 });
 
 export const listProducts = defineRoute({
@@ -70,8 +85,8 @@ export const listProducts = defineRoute({
   operationId: 'listProducts',
   summary: 'List products',
   description:
-    'The firm’s products, as a paginated list. `search` matches the name or the code (case-insensitive, anywhere in the text); ' +
-    '`code` finds the product with exactly that code (a barcode scan); `sort` is `created_at` (default, newest first), `name`, `code` ' +
+    'The firm’s products, as a paginated list. `search` matches the name, the code or the barcode (case-insensitive, anywhere in the text); ' +
+    '`code` finds the product with exactly that code, `barcode` the one with exactly that barcode (a scan); `sort` is `created_at` (default, newest first), `name`, `code` ' +
     'or `price`; `start_date`/`end_date` filter on the creation day (Europe/Bucharest). `updated_since` keeps the products changed ' +
     'at or after that instant (`sort=updated_at` orders by it); deleted products are listed by GET /deleted-records.',
   tags: ['products'],
@@ -81,6 +96,7 @@ export const listProducts = defineRoute({
   handler: async (ctx) => {
     let base = ctx.db.selectFrom('products').selectAll().where('company_id', '=', ctx.companyId);
     if (ctx.query.code !== undefined) base = base.where('code', '=', ctx.query.code);
+    if (ctx.query.barcode !== undefined) base = base.where('barcode', '=', ctx.query.barcode);
     const page = await paginate(base, ctx.query, {
       sortColumns: { name: 'name', code: 'code', price: 'price', created_at: 'created_at' },
       defaultSort: 'created_at',
@@ -101,7 +117,8 @@ export const createProduct = defineRoute({
   operationId: 'createProduct',
   summary: 'Create a product',
   description:
-    'Body: `name`; optional `code` (SKU or barcode, unique in the firm: 409 `duplicate_code`), `unit` (default `buc`), `unit_code` ' +
+    'Body: `name`; optional `code` (SKU, unique in the firm: 409 `duplicate_code`), `barcode` (EAN/UPC printed on the article, up to 64 ' +
+    'digits or letters, unique in the firm: 409 `duplicate_barcode`), `unit` (default `buc`), `unit_code` ' +
     '(UN/ECE rec. 20 code for e-Factura, default `H87`), `price` (required; lei, at most 2 decimals), ' +
     '`price_includes_vat` (default false), `vat_rate` (percent, default 21: a standard rate or one of the firm’s custom rates), ' +
     '`currency` (default RON; must be enabled for the firm) and `is_service`. An unknown VAT rate or a currency not enabled is a 422 ' +
@@ -111,17 +128,20 @@ export const createProduct = defineRoute({
   create: true,
   body: zProductCreate,
   response: zProduct,
-  errors: { duplicate_code: 409 },
+  errors: { duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {
     const b = ctx.body;
     await checkFirmChoices(ctx.db, ctx.companyId, ctx.locale, { vat_rate: b.vat_rate, currency: b.currency });
     const code = textOrNull(b.code);
     await assertCodeFree(ctx.db, ctx.companyId, code);
+    const barcode = textOrNull(b.barcode);
+    await assertBarcodeFree(ctx.db, ctx.companyId, barcode);
     const row: ProductsTable = {
       id: newId('prod'),
       company_id: ctx.companyId,
       name: b.name,
       code,
+      barcode,
       unit: b.unit,
       unit_code: b.unit_code,
       price: toBani(b.price),
@@ -136,7 +156,7 @@ export const createProduct = defineRoute({
     try {
       await ctx.db.insertInto('products').values(row).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('duplicate_code', 'code');
+      if (isUniqueViolation(error)) throw uniqueConflict(error);
       throw error;
     }
     return toProduct(row);
@@ -177,17 +197,20 @@ export const updateProduct = defineRoute({
   params: zIdParams,
   body: zProductUpdate,
   response: zProduct,
-  errors: { resource_missing: 404, duplicate_code: 409 },
+  errors: { resource_missing: 404, duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {
     const row = await requireProduct(ctx.db, ctx.companyId, ctx.params.id);
     const b = ctx.body;
     await checkFirmChoices(ctx.db, ctx.companyId, ctx.locale, { vat_rate: b.vat_rate, currency: b.currency });
     const code = b.code === undefined ? row.code : textOrNull(b.code);
     if (code !== row.code) await assertCodeFree(ctx.db, ctx.companyId, code, row.id);
+    const barcode = b.barcode === undefined ? (row.barcode ?? null) : textOrNull(b.barcode);
+    if (barcode !== (row.barcode ?? null)) await assertBarcodeFree(ctx.db, ctx.companyId, barcode, row.id);
     const next: ProductsTable = {
       ...row,
       name: b.name ?? row.name,
       code,
+      barcode,
       unit: b.unit ?? row.unit,
       unit_code: b.unit_code ?? row.unit_code,
       price: b.price === undefined ? row.price : toBani(b.price),
@@ -201,7 +224,7 @@ export const updateProduct = defineRoute({
     try {
       await ctx.db.updateTable('products').set(changes).where('company_id', '=', ctx.companyId).where('id', '=', row.id).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('duplicate_code', 'code');
+      if (isUniqueViolation(error)) throw uniqueConflict(error);
       throw error;
     }
     return toProduct(next);

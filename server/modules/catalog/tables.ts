@@ -46,6 +46,8 @@ export interface ProductsTable {
   name: string;
   /** Unique per company when set (SKU or barcode). */
   code: string | null;
+  /** The barcode printed on the article (EAN-13...), unique per company when set; apart from the SKU `code`. */
+  barcode: string | null;
   unit: string;
   unit_code: string;
   /** Bani. */

@@ -10,6 +10,8 @@ import { cellOf, problem } from './rows';
 export interface ProductCandidate {
   name: string;
   code: string | null;
+  /** Absent when no barcode column is mapped (an update then keeps the product's barcode). */
+  barcode?: string | null;
   unit?: string;
   unit_code?: string;
   price_bani?: number;
@@ -41,6 +43,7 @@ export interface ProductContext {
   /** The firm's products, to match rows: by code, and by name among those without a code. */
   byCode: ReadonlyMap<string, ProductsTable>;
   byNameWithoutCode: ReadonlyMap<string, ProductsTable>;
+  byBarcode: ReadonlyMap<string, ProductsTable>;
   defaults: { vat_rate?: number | undefined; unit?: string | undefined; currency?: string | undefined };
 }
 
@@ -49,11 +52,13 @@ const nameKey = (name: string) => name.normalize('NFC').trim().toLowerCase().rep
 export function indexProducts(rows: readonly ProductsTable[]) {
   const byCode = new Map<string, ProductsTable>();
   const byNameWithoutCode = new Map<string, ProductsTable>();
+  const byBarcode = new Map<string, ProductsTable>();
   for (const p of rows) {
+    if (p.barcode !== null) byBarcode.set(p.barcode, p);
     if (p.code !== null) byCode.set(p.code, p);
     else if (!byNameWithoutCode.has(nameKey(p.name))) byNameWithoutCode.set(nameKey(p.name), p);
   }
-  return { byCode, byNameWithoutCode };
+  return { byCode, byNameWithoutCode, byBarcode };
 }
 
 /**
@@ -74,6 +79,7 @@ export function evaluateProducts(grid: Grid, mapping: Mapping, ctx: ProductConte
     conventions[target] = index === undefined || index === null ? 'unknown' : columnConvention(grid.rows.map((r) => r.cells[index] ?? null));
   }
   const seenCodes = new Map<string, number>();
+  const seenBarcodes = new Map<string, number>();
   const seenNames = new Map<string, number>();
   const defaultRate = ctx.defaults.vat_rate ?? 21;
 
@@ -91,6 +97,12 @@ export function evaluateProducts(grid: Grid, mapping: Mapping, ctx: ProductConte
     if (code !== null && code.length > 64) fail(codeTarget, 'The code is longer than 64 characters|Codul are mai mult de 64 de caractere');
 
     const candidate: ProductCandidate = { name: name ?? '', code };
+    // The barcode column fills the product's barcode (and stands in for its code when no code column is mapped).
+    const barcode = has('barcode') ? cellText(cell('barcode')) : undefined;
+    if (barcode !== undefined) {
+      if (barcode !== null && barcode.length > 64) fail('barcode', 'The barcode is longer than 64 characters|Codul de bare are mai mult de 64 de caractere');
+      candidate.barcode = barcode;
+    }
 
     const gross = has('price_with_vat') ? cell('price_with_vat') : null;
     const net = has('price') ? cell('price') : null;
@@ -155,7 +167,18 @@ export function evaluateProducts(grid: Grid, mapping: Mapping, ctx: ProductConte
       } else seenNames.set(nameKey(name), gridRow.row);
     }
 
+    if (barcode) {
+      const first = seenBarcodes.get(barcode);
+      if (first !== undefined) fail('barcode', `The barcode “${barcode}” is already on row ${first}|Codul de bare „${barcode}” apare deja pe rândul ${first}`);
+      else seenBarcodes.set(barcode, gridRow.row);
+    }
+
     const match = code !== null ? ctx.byCode.get(code) : name !== null ? ctx.byNameWithoutCode.get(nameKey(name)) : undefined;
+    // A barcode belongs to one product of the firm: another product already carrying it is a row error, not a failed commit.
+    const holder = barcode ? ctx.byBarcode.get(barcode) : undefined;
+    if (holder && holder.id !== match?.id) {
+      fail('barcode', `The barcode “${barcode}” already belongs to the product “${holder.name}”|Codul de bare „${barcode}” aparține deja produsului „${holder.name}”`);
+    }
     if (!match) {
       // A new product takes the defaults for what the file leaves out.
       candidate.vat_rate ??= defaultRate;
@@ -185,6 +208,7 @@ export function productRow(
       company_id: fresh.companyId,
       name: c.name,
       code: c.code,
+      barcode: c.barcode ?? null,
       unit: c.unit ?? 'buc',
       unit_code: c.unit_code ?? 'H87',
       price: c.price_bani ?? 0,
@@ -200,6 +224,7 @@ export function productRow(
   return {
     ...base,
     name: c.name,
+    barcode: c.barcode === undefined ? base.barcode : c.barcode,
     unit: c.unit ?? base.unit,
     unit_code: c.unit_code ?? base.unit_code,
     price: c.price_bani ?? base.price,
@@ -212,7 +237,7 @@ export function productRow(
 
 export function productChanged(a: ProductsTable, b: ProductsTable): boolean {
   return (
-    a.name !== b.name || a.unit !== b.unit || a.unit_code !== b.unit_code || Number(a.price) !== Number(b.price) ||
+    a.name !== b.name || a.barcode !== b.barcode || a.unit !== b.unit || a.unit_code !== b.unit_code || Number(a.price) !== Number(b.price) ||
     fromFlag(a.price_includes_vat) !== fromFlag(b.price_includes_vat) || a.vat_rate_bp !== b.vat_rate_bp ||
     a.currency !== b.currency || fromFlag(a.is_service) !== fromFlag(b.is_service)
   );
@@ -222,14 +247,14 @@ export function productChanged(a: ProductsTable, b: ProductsTable): boolean {
 export function productPreview(c: ProductCandidate | null, row: ProductsTable | null): Record<string, string | number | boolean | null> {
   if (row) {
     return {
-      name: row.name, code: row.code, unit: row.unit, unit_code: row.unit_code, price: fromBani(Number(row.price)),
+      name: row.name, code: row.code, barcode: row.barcode, unit: row.unit, unit_code: row.unit_code, price: fromBani(Number(row.price)),
       price_includes_vat: fromFlag(row.price_includes_vat), vat_rate: bpToPercent(row.vat_rate_bp), currency: row.currency,
       is_service: fromFlag(row.is_service),
     };
   }
   if (!c) return {};
   return {
-    name: c.name, code: c.code, unit: c.unit ?? null, price: c.price_bani === undefined ? null : fromBani(c.price_bani),
+    name: c.name, code: c.code, barcode: c.barcode ?? null, unit: c.unit ?? null, price: c.price_bani === undefined ? null : fromBani(c.price_bani),
     price_includes_vat: c.price_includes_vat ?? null, vat_rate: c.vat_rate ?? null, currency: c.currency ?? null, is_service: c.is_service ?? null,
   };
 }

@@ -44,7 +44,7 @@ describe.each(DIALECTS)('catalog in the OpenAPI document on %s', (dialect) => {
   it('has an English and a Romanian text for every catalog error code', () => {
     const codes = new Set(catalogRoutes.flatMap((r) => Object.keys(r.errors ?? {})));
     expect([...codes].sort()).toEqual(
-      ['already_enabled', 'duplicate_code', 'duplicate_iban', 'duplicate_rate', 'in_use', 'is_default', 'is_standard', 'resource_deleted', 'resource_missing'],
+      ['already_enabled', 'duplicate_barcode', 'duplicate_code', 'duplicate_iban', 'duplicate_rate', 'in_use', 'is_default', 'is_standard', 'resource_deleted', 'resource_missing'],
     );
     const fallback = { en: messageFor('api_error', 'en'), ro: messageFor('api_error', 'ro') };
     for (const code of codes) {

@@ -24,6 +24,7 @@ describe.each(DIALECTS)('products on %s', (dialect) => {
       object: 'product',
       name: 'Pâine albă',
       code: null,
+      barcode: null,
       unit: 'buc',
       unit_code: 'H87',
       price: 4.5,
@@ -35,6 +36,28 @@ describe.each(DIALECTS)('products on %s', (dialect) => {
       updated_at: null,
     });
     expect((await f.ok('GET', `/products/${res.body.data.id}`)).body.data).toEqual(res.body.data);
+  });
+
+  it('keeps a barcode apart from the code: unique in the firm, found exactly and by search, cleared with null', async () => {
+    const f = await firm(server);
+    const a = await f.ok('POST', '/products', { name: 'Mere Golden', code: 'MERE-1', barcode: '5941234000017', price: 6.99 });
+    expect(a.body.data).toMatchObject({ code: 'MERE-1', barcode: '5941234000017' });
+    // Another product's code may look like a barcode; the barcode itself is taken.
+    const dup = await f.call('POST', '/products', { name: 'Pere', barcode: '5941234000017', price: 7 });
+    expectError(dup, 409, 'duplicate_barcode');
+    await f.ok('POST', '/products', { name: 'Pere 5941234000017', code: 'PERE', price: 7 });
+    const exact = await f.ok('GET', '/products?barcode=5941234000017');
+    expect(names(exact)).toEqual(['Mere Golden']);
+    const search = await f.ok('GET', '/products?search=594123400001');
+    expect(names(search).sort()).toEqual(['Mere Golden', 'Pere 5941234000017']);
+    const bad = await f.call('POST', '/products', { name: 'X', barcode: 'x'.repeat(65), price: 1 });
+    expect(bad.status).toBe(422);
+    const cleared = await f.ok('PUT', `/products/${a.body.data.id}`, { barcode: null });
+    expect(cleared.body.data.barcode).toBeNull();
+    await f.ok('POST', '/products', { name: 'Pere 2', barcode: '5941234000017', price: 7 });
+    // Another firm sees none of it.
+    const other = await firm(server);
+    expect(names(await other.ok('GET', '/products?barcode=5941234000017'))).toEqual([]);
   });
 
   it('keeps the price to the bani, whatever its size', async () => {
