@@ -1,4 +1,5 @@
 import { API_KEY_SECRET, companyProfile, readSettings, updateSettings } from '../local/settings';
+import { readSetup, writeSetup } from '../local/setup';
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
@@ -7,7 +8,13 @@ export function settingsHandlers(s: MainServices): HandlerGroup<'settings.get' |
     'settings.get': () => readSettings(s.settings),
     'settings.update': async ({ work_point_id, ...rest }) => {
       // The work point first: when it cannot change (documents waiting, offline with numbers held), nothing does.
-      if (work_point_id !== undefined) await s.engine.switchWorkPoint(work_point_id);
+      if (work_point_id !== undefined) {
+        // The wizard's "done" is inferred from the cached series; the other work point's cache may have
+        // none yet. What was settled for the firm stays settled: the switch never sends the owner back through it.
+        const hasKey = s.secrets.get(API_KEY_SECRET) !== null;
+        s.store.write((db) => writeSetup(db, hasKey, { onboarding_done: readSetup(db, hasKey).onboarding_done }));
+        await s.engine.switchWorkPoint(work_point_id);
+      }
       const settings = updateSettings(s.settings, rest);
       s.engine.emitChanged(['settings']);
       return settings;

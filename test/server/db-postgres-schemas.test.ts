@@ -77,7 +77,8 @@ describe('a service on one PostgreSQL schema among many', () => {
     }
     expect(churned).toBeGreaterThan(5);
     expect(failures).toEqual([]);
-  });
+    // 25 whole migrations of every module (more modules, more migrations) on a shared 2-core machine.
+  }, 240_000);
 });
 
 afterAll(async () => {

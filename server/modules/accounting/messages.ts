@@ -14,10 +14,6 @@ addMessages({
     en: 'This payment of {amount} would leave the cash register at {balance} on {date}: there is not that much cash.',
     ro: 'Această plată de {amount} ar lăsa registrul de casă la {balance} pe {date}: nu există atâta numerar în casă.',
   },
-  cash_day_not_ended: {
-    en: 'Only a day that has begun can be closed: {date} is in the future.',
-    ro: 'Se poate închide doar o zi începută: {date} este în viitor.',
-  },
 });
 
 /** Romanian (and English) texts of journal warnings. */
