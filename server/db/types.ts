@@ -4,12 +4,13 @@ import type { CatalogTables } from '../modules/catalog/tables';
 import type { InvoicingTables } from '../modules/invoicing/tables';
 import type { ExpensesTables } from '../modules/expenses/tables';
 import type { EfacturaSpvTables } from '../modules/efactura-spv/tables';
+import type { StockTables } from '../modules/stock/tables';
 
 /**
  * Every table of the service. Each module declares its own tables beside its code, so that one
  * Kysely type covers every query.
  */
-export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables {}
+export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, StockTables {}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';

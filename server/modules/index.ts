@@ -4,6 +4,7 @@ import { catalogRoutes } from './catalog/routes';
 import { invoicingRoutes } from './invoicing/routes';
 import { expensesRoutes } from './expenses/routes';
 import { efacturaSpvRoutes } from './efactura-spv/routes';
+import { stockRoutes } from './stock/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...stockRoutes];

@@ -10,6 +10,7 @@ import { withIdempotency, type Outcome } from './idempotency';
 import type { Services } from './services';
 import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
+import { openWarnings } from './warnings';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -228,6 +229,7 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       request.tejgheaAdmitted = { locale, now, auth };
     },
     handler: async (request, reply) => {
+      openWarnings();
       const { locale, now, auth } = request.tejgheaAdmitted!;
       const invalid: Record<string, string> = {};
       const params = parsePart(route.params, request.params, locale, invalid);

@@ -6,6 +6,7 @@ import { catalogMigrations } from '../../modules/catalog/migrations';
 import { invoicingMigrations } from '../../modules/invoicing/migrations';
 import { expensesMigrations } from '../../modules/expenses/migrations';
 import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
+import { stockMigrations } from '../../modules/stock/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -24,4 +25,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...invoicingMigrations,
   ...expensesMigrations,
   ...efacturaSpvMigrations,
+  ...stockMigrations,
 };

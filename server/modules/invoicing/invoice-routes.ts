@@ -24,6 +24,7 @@ import { buyerSnapshot, findClient } from './catalog-bridge';
 import { breakdownJson, lineRows } from './pricing';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
+import { moveStockForInvoice } from '../stock/invoice-stock';
 import './messages';
 
 const idParams = z.object({ id: z.string() });
@@ -266,6 +267,8 @@ const issueInvoice = defineRoute({
       };
       const { id: _id, company_id: _c, ...changes } = next;
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
+      // STOCK (issue 15): a draft issued here never passes through insertInvoice; its goods move now.
+      await moveStockForInvoice(trx, next, null, ctx.now);
       return next;
     });
     return invoiceWithLines(ctx.db, row);
