@@ -67,13 +67,20 @@ export async function defaultWarehouse(db: Db, companyId: string, workPointId: s
 }
 
 async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: string, productId: string, now: number): Promise<StockLevelsTable> {
+  const select = () => {
+    const q = trx.selectFrom('stock_levels').selectAll().where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
+    // The row lock is what keeps 40 parallel sales of one product from losing a decrement.
+    return (pg ? q.forUpdate() : q).executeTakeFirst();
+  };
+  // Nearly always the row exists: one round trip. Otherwise it is made (a racing maker wins harmlessly) and locked.
+  const found = await select();
+  if (found) return found;
   await trx.insertInto('stock_levels')
     .values({ warehouse_id: warehouseId, product_id: productId, company_id: companyId, quantity_milli: 0, value_bani: 0, unit_cost_milli: 0, updated_at: now })
     .onConflict((oc) => oc.columns(['warehouse_id', 'product_id']).doNothing()).execute();
-  let q = trx.selectFrom('stock_levels').selectAll().where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
-  // The row lock is what keeps 40 parallel sales of one product from losing a decrement.
-  if (pg) q = q.forUpdate();
-  return q.executeTakeFirstOrThrow();
+  const made = await select();
+  if (!made) throw new Error('stock level row vanished after its insert');
+  return made;
 }
 
 /**
@@ -84,7 +91,8 @@ async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: s
 export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[], locale: 'ro' | 'en' = 'ro'): Promise<StockMovementsTable[]> {
   if (!moves.length) return [];
   const pg = isPostgres(trx);
-  const negative = ctx.negative ?? (await stockSettings(trx, ctx.companyId)).negative_stock;
+  // Read only when an out goes below zero: the common sale skips a query.
+  let negative = ctx.negative;
   const order = [...moves.keys()].sort((a, b) => {
     const x = moves[a]!;
     const y = moves[b]!;
@@ -105,6 +113,7 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     if (m.quantityMilli < 0 && step.after.quantityMilli < 0) {
       const product = await trx.selectFrom('products').select(['name', 'unit']).where('id', '=', m.productId).executeTakeFirst();
       const vars = { product: product?.name ?? m.productId, in_stock: fromMilli(p.quantityMilli), unit: product?.unit ?? '', wanted: fromMilli(-m.quantityMilli) };
+      negative ??= (await stockSettings(trx, ctx.companyId)).negative_stock;
       if (negative === 'block') throw new ApiError(409, 'invalid_request_error', 'stock_insufficient', { param: 'items', vars });
       addWarning({
         code: 'negative_stock', message: messageFor('negative_stock', locale, vars), product_id: m.productId, warehouse_id: m.warehouseId,
