@@ -28,8 +28,15 @@ export function valueOf(quantityMilli: number, unitCostMilli: number): number {
 
 /** Goods in at a known cost (reception, storno of a sale, count surplus, transfer in). */
 export function stockIn(p: StockPosition, quantityMilli: number, unitCostMilli: number): StockStep {
-  const value = valueOf(quantityMilli, unitCostMilli);
   const quantity = p.quantityMilli + quantityMilli;
+  if (p.quantityMilli < 0) {
+    // Filling a position sold below zero: the units sold without stock are re-costed at this entry's
+    // cost, so the position ends at quantity × cost (zero when it lands on zero), and the entry's
+    // movement carries the correction, keeping the position the sum of its movements.
+    const after = valueOf(quantity, unitCostMilli);
+    return { after: { quantityMilli: quantity, valueBani: after, unitCostMilli }, valueBani: after - p.valueBani, unitCostMilli };
+  }
+  const value = valueOf(quantityMilli, unitCostMilli);
   const total = p.valueBani + value;
   // Below or at zero there is no stock to average with: the latest cost is the best estimate.
   const average = quantity > 0 && p.quantityMilli > 0 ? mulDivRound(total, 1_000_000, quantity) : unitCostMilli;
