@@ -142,4 +142,22 @@ describe.each(DIALECTS)('stock moved by sales on %s', (dialect) => {
     for (const r of replies.filter((x) => x.status !== 201)) expectError(r, 409, 'stock_insufficient');
     expect(await stockOf(firm, productId)).toMatchObject({ quantity: 0, value: 0 });
   });
+
+  it('multi-line sales naming the same products in opposite orders, and stornos, all at once: no deadlock, nothing lost', async () => {
+    const { firm, clientId, productId } = await shop();
+    const other = (await newProduct(firm, { name: 'Ceai verde' })).id;
+    await receive(firm, productId, 50, 10);
+    await receive(firm, other, 50, 4);
+    const line = (id: string, quantity: number) => ({ product_id: id, description: 'Marfă', quantity, price: 20, vat_rate: 21 });
+    const first = await firm.ok('POST', '/invoices', { client_id: clientId, items: [line(productId, 1), line(other, 1)] });
+    const replies = await Promise.all([
+      ...Array.from({ length: 12 }, (_, i) => firm.call('POST', '/invoices', {
+        client_id: clientId, items: i % 2 ? [line(productId, 1), line(other, 2)] : [line(other, 2), line(productId, 1)],
+      })),
+      firm.call('POST', `/invoices/${first.id}/storno`, {}),
+    ]);
+    for (const r of replies) expect(r.status, r.text).toBe(201);
+    expect(await stockOf(firm, productId)).toMatchObject({ quantity: 50 - 12, value: 380 });
+    expect(await stockOf(firm, other)).toMatchObject({ quantity: 50 - 24, value: 104 });
+  });
 });
