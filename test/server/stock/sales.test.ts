@@ -160,4 +160,17 @@ describe.each(DIALECTS)('stock moved by sales on %s', (dialect) => {
     expect(await stockOf(firm, productId)).toMatchObject({ quantity: 50 - 12, value: 380 });
     expect(await stockOf(firm, other)).toMatchObject({ quantity: 50 - 24, value: 104 });
   });
+
+  it('an offline retry of a sale (same client_local_uuid) moves stock once; a product with stock cannot be deleted', async () => {
+    const { firm, productId, sell } = await shop();
+    await receive(firm, productId, 5, 10);
+    const uuid = '7d6f4c1e-2b1a-4c3d-9e8f-0a1b2c3d4e5f';
+    const first = await sell(2, { client_local_uuid: uuid });
+    const retry = await sell(2, { client_local_uuid: uuid });
+    expect([first.status, retry.status]).toEqual([201, 200]);
+    expect(retry.body.data.id).toBe(first.body.data.id);
+    expect((await stockOf(firm, productId))!.quantity).toBe(3);
+    expect((await firm.ok('GET', `/stock/movements?product_id=${productId}&document_type=invoice`)).total).toBe(1);
+    expectError(await firm.call('DELETE', `/products/${productId}`), 409, 'in_use');
+  });
 });
