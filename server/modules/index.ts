@@ -6,6 +6,7 @@ import { expensesRoutes } from './expenses/routes';
 import { efacturaSpvRoutes } from './efactura-spv/routes';
 import { importsRoutes } from './imports/routes';
 import { accountingRoutes } from './accounting/routes';
+import { stockRoutes } from './stock/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes];

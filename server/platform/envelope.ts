@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { currentWarnings } from './warnings';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +19,10 @@ export function elapsedMs(request: FastifyRequest): number {
 }
 
 export function meta(request: FastifyRequest) {
-  return { version: 'v1' as const, request_id: request.id, response_time: `${elapsedMs(request)}ms` };
+  const warnings = currentWarnings();
+  const base = { version: 'v1' as const, request_id: request.id, response_time: `${elapsedMs(request)}ms` };
+  // Only when there are some: every other reply stays byte-for-byte what it was.
+  return warnings.length ? { ...base, warnings } : base;
 }
 
 /**

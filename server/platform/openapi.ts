@@ -85,6 +85,15 @@ const metaSchema: JsonSchema = {
     version: { type: 'string', const: 'v1' },
     request_id: { type: 'string', format: 'uuid' },
     response_time: { type: 'string', pattern: '^[0-9]+ms$' },
+    warnings: {
+      type: 'array',
+      description: 'Only when the request succeeded with something to tell (a sale that took stock below zero: `negative_stock`).',
+      items: {
+        type: 'object', required: ['code', 'message'],
+        properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string' } },
+        additionalProperties: true,
+      },
+    },
   },
 };
 

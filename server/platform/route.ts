@@ -12,6 +12,7 @@ import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
 import { MAX_AMOUNT } from '../../shared/schemas/common';
 import { NUL_MESSAGE, nulMember } from './input-guards';
+import { openWarnings } from './warnings';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -241,6 +242,7 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       request.tejgheaAdmitted = { locale, now, auth };
     },
     handler: async (request, reply) => {
+      openWarnings();
       const { locale, now, auth } = request.tejgheaAdmitted!;
       // Only creates honour the key; on them an empty or malformed one is refused before any work.
       const idemKey = isCreate ? request.headers['idempotency-key'] : undefined;

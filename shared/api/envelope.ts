@@ -5,6 +5,8 @@ export const zMeta = z.object({
   version: z.literal('v1'),
   request_id: z.string(),
   response_time: z.string().regex(/^\d+ms$/),
+  /** Only when a request succeeded with something to tell (a sale below zero: `negative_stock`), for the counter to show. */
+  warnings: z.array(z.object({ code: z.string(), message: z.string(), param: z.string().optional() }).passthrough()).optional(),
 });
 
 export const ERROR_TYPES = [

@@ -44,6 +44,7 @@ const COVERED = [
   'getBalanceSheet',
   'getProductImport', 'previewProductImport', 'commitProductImport',
   'getClientImport', 'previewClientImport', 'commitClientImport',
+  'getWarehouse', 'updateWarehouse', 'getNir',
 ] as const;
 
 /** Per-company resources without an id in the path, proved by their own test below. */
@@ -364,6 +365,44 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       methods: ['GET'],
       lists: ['/efactura/submissions'],
     });
+  });
+
+  it('isolates warehouses and NIRs, and another firm\'s warehouse in stock queries', async () => {
+    await isolated({
+      create: async (key) => (await created(key, '/warehouses', { name: 'Depozit izolat' })).id,
+      paths: (id) => [`/warehouses/${id}`],
+      methods: ['GET', 'PUT'],
+      update: { name: 'Depozit furat' },
+      lists: ['/warehouses'],
+    });
+    const nir = await isolated({
+      create: async (key) => {
+        const product = await created(key, '/products', { name: 'Marfă', price: 10 });
+        return (await created(key, '/nirs', {
+          supplier: { name: 'Furnizor SRL' }, lines: [{ supplier_item: 'Marfă', product_id: product.id, quantity_invoiced: 3, unit_cost: 4 }],
+        })).id;
+      },
+      paths: (id) => [`/nirs/${id}`],
+      methods: ['GET'],
+      lists: ['/nirs'],
+    });
+    // Levels and movements carry no id of their own: the owner sees the NIR's, the stranger sees none.
+    for (const list of ['/stock', '/stock/movements', '/stock-counts', '/stock-transfers']) {
+      const theirs = await server.api(nir.stranger.api_key, 'GET', list);
+      expect(theirs.status, list).toBe(200);
+      expect(theirs.body.data.total, list).toBe(0);
+    }
+    expect((await server.api(nir.owner.api_key, 'GET', '/stock/movements')).body.data.data[0].document_id).toBe(nir.id);
+    const ownWarehouse = (await server.api(nir.owner.api_key, 'GET', '/warehouses')).body.data.data[0].id as string;
+    for (const path of [`/stock?warehouse_id=${ownWarehouse}`, `/stock/value?warehouse_id=${ownWarehouse}`]) {
+      const res = await server.api(nir.stranger.api_key, 'GET', path);
+      expect({ status: res.status, code: res.body.error?.code, param: res.body.error?.param }, path).toEqual({ status: 404, code: 'resource_missing', param: 'warehouse_id' });
+    }
+    const strangerProduct = await created(nir.stranger.api_key, '/products', { name: 'Altă marfă', price: 1 });
+    const foreign = await server.api(nir.stranger.api_key, 'POST', '/nirs', {
+      supplier: { name: 'X SRL' }, warehouse_id: ownWarehouse, lines: [{ supplier_item: 'Y', product_id: strangerProduct.id, quantity_invoiced: 1, unit_cost: 1 }],
+    });
+    expect(foreign.status, foreign.text).toBe(404);
   });
 
   it('isolates payments and receipts, and receipt series', async () => {

@@ -9,6 +9,7 @@ import { expensesMigrations } from '../../modules/expenses/migrations';
 import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
 import { importsMigrations } from '../../modules/imports/migrations';
 import { accountingMigrations } from '../../modules/accounting/migrations';
+import { stockMigrations } from '../../modules/stock/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -30,4 +31,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...efacturaSpvMigrations,
   ...importsMigrations,
   ...accountingMigrations,
+  ...stockMigrations,
 };

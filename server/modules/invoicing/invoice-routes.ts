@@ -25,6 +25,7 @@ import { breakdownJson, lineRows, storedPriced } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
+import { moveStockForInvoice } from '../stock/invoice-stock';
 import './messages';
 import { INVOICES_SEARCH } from './migrations/0210_search';
 
@@ -303,6 +304,8 @@ const issueInvoice = defineRoute({
       };
       const { id: _id, company_id: _c, ...changes } = next;
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
+      // STOCK (issue 15): a draft issued here never passes through insertInvoice; its goods move now.
+      await moveStockForInvoice(trx, next, null, ctx.now);
       return next;
     });
     return invoiceWithLines(ctx.db, row);

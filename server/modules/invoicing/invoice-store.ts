@@ -10,6 +10,7 @@ import type { PartySnapshot } from './catalog-bridge';
 import { clientView, findClients } from './catalog-bridge';
 import { invoiceView, type InvoiceExtras } from './invoice-view';
 import { paymentsByInvoice } from './payment-store';
+import { moveStockForInvoice } from '../stock/invoice-stock';
 
 export const INVOICE_EXPANSIONS = ['lines', 'payments', 'client'] as const;
 
@@ -143,5 +144,7 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
   await insertRows(trx, 'invoices', [row]);
   const lines = lineRows(inv.id, inv.companyId, inv.priced, () => newId('invl'));
   await insertRows(trx, 'invoice_lines', lines);
+  // STOCK (issue 15): every issued document (issue, storno, convert) moves its goods in this same transaction.
+  await moveStockForInvoice(trx, row, lines, inv.now);
   return { row, lines };
 }
