@@ -927,6 +927,8 @@ export const en: Messages = {
   'till.field.payment_method': 'the payment method',
   'till.field.cart_id': 'the cart',
   'till.field.other': 'a field',
+  'till.field.seller': 'the firm\'s details (Settings › Company profile)',
+  'till.field.buyer': 'the client\'s details',
   'till.error.invalidValue': 'invalid value',
   'till.barcode': 'Barcode (EAN)',
   'till.barcodeHint': 'The code printed on the article; scanning it adds the product to the cart.',

@@ -930,6 +930,8 @@ export const ro = {
   'till.field.payment_method': 'metoda de plată',
   'till.field.cart_id': 'coșul',
   'till.field.other': 'un câmp',
+  'till.field.seller': 'datele firmei (Setări › Profilul firmei)',
+  'till.field.buyer': 'datele clientului',
   'till.error.invalidValue': 'valoare nevalidă',
   'till.barcode': 'Cod de bare (EAN)',
   'till.barcodeHint': 'Codul tipărit pe produs; scanarea lui adaugă produsul în coș.',

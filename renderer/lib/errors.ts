@@ -74,6 +74,10 @@ const TILL_FIELDS: Record<string, MessageKey> = {
 /** `lines.2.quantity` as the cashier reads it: "rândul 3, cantitatea". */
 export function fieldInWords(path: string, t: Translate): string {
   const parts = path.split('.');
+  // The e-Factura check names the firm's own data (`seller.address.city`) or the buyer's: the cashier
+  // is told where to fix it, not the member's name.
+  if (parts[0] === 'seller') return t('till.field.seller');
+  if (parts[0] === 'buyer') return t('till.field.buyer');
   const words: string[] = [];
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
@@ -82,7 +86,7 @@ export function fieldInWords(path: string, t: Translate): string {
       i++;
     } else if (!/^\d+$/.test(part)) {
       const key = TILL_FIELDS[part];
-      words.push(key ? t(key) : t('till.field.other'));
+      if (key) words.push(t(key));
     }
   }
   return words.join(', ') || t('till.field.other');

@@ -34,11 +34,12 @@ export const CREDIT_NOTE_TYPE_CODE = 381;
 
 /**
  * In Bucharest (RO-B) the city must be one of SECTOR1..SECTOR6 (BR-RO-100/101). People type
- * "Sector 3", "sectorul 3", "București, sector 3": take the sector digit from any of those.
+ * "Sector 3", "sectorul 3", "București, sector 3", "Sect. 3": take the sector digit from any of those.
  * Returns null when the text names no sector.
  */
 export function bucharestSectorCode(city: string): string | null {
-  const m = /sector(?:ul)?\s*([1-6])(?![0-9])/i.exec(city.normalize('NFC'));
+  // ANAF's own register writes "Mun. Bucureşti, Sect. 1": the abbreviation counts too.
+  const m = /sect(?:or(?:ul)?|\.)?\s*([1-6])(?![0-9])/i.exec(city.normalize('NFC'));
   return m ? `SECTOR${m[1]}` : null;
 }
 
