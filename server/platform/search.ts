@@ -130,6 +130,16 @@ export async function createSearchIndex(db: Kysely<unknown>, spec: SearchIndexSp
   await sql`insert into ${sql.raw(fts)}(rowid, folded) select rowid, ${foldedRowSqlite(spec.columns, table)} from ${sql.raw(table)}`.execute(db);
 }
 
+/** Removes what {@link createSearchIndex} made for `table`, so a migration can make it again over other columns. */
+export async function dropSearchIndex(db: Kysely<unknown>, table: string): Promise<void> {
+  if (isPostgres(db)) {
+    await sql`drop index if exists ${sql.raw(quoteIdent(`${table}_search_idx`))}`.execute(db);
+    return;
+  }
+  for (const suffix of ['ai', 'au', 'ad']) await sql`drop trigger if exists ${sql.raw(quoteIdent(`${table}_search_${suffix}`))}`.execute(db);
+  await sql`drop table if exists ${sql.raw(quoteIdent(`${table}_search`))}`.execute(db);
+}
+
 /** PostgreSQL numbers placeholders `$1`, SQLite writes `?` (public API only, nothing run). */
 function isPostgres(db: Kysely<unknown>): boolean {
   return sql`select ${1}`.compile(db).sql.includes('$1');

@@ -44,12 +44,21 @@ export class TransferError extends Error {
 async function dataTables(storage: Storage): Promise<Map<string, string[]>> {
   const tables = await storage.db.introspection.getTables();
   const schema = storage.dialect === 'postgres' ? (storage.schema ?? (await currentSchema(storage))) : undefined;
+  // SQLite's full-text search indexes (virtual tables and their shadow tables) are derived data: the
+  // target's own triggers (or PostgreSQL's trigram indexes) rebuild them from the rows imported.
+  const derived = storage.dialect === 'sqlite' ? await virtualTables(storage) : [];
+  const isDerived = (name: string) => derived.some((v) => name === v || name.startsWith(`${v}_`));
   return new Map(
     tables
-      .filter((t) => (schema === undefined || t.schema === schema) && !t.name.startsWith('sqlite_') && !t.name.startsWith(MIGRATION_TABLE))
+      .filter((t) => (schema === undefined || t.schema === schema) && !t.name.startsWith('sqlite_') && !t.name.startsWith(MIGRATION_TABLE) && !isDerived(t.name))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((t) => [t.name, t.columns.map((c) => c.name)]),
   );
+}
+
+async function virtualTables(storage: Storage): Promise<string[]> {
+  const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%'`.execute(storage.db);
+  return rows.rows.map((r) => r.name);
 }
 
 async function currentSchema(storage: Storage): Promise<string> {

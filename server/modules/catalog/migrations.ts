@@ -3,6 +3,7 @@ import * as m0100 from './migrations/0100_catalog';
 import * as m0101 from './migrations/0101_catalog_changes';
 import * as m0120 from './migrations/0120_catalog_search';
 import * as m0130 from './migrations/0130_product_barcode';
+import * as m0131 from './migrations/0131_products_search_barcode';
 
 /** Migrations of the catalog module (range 0100-0199), named so that they sort after the platform's. */
 export const catalogMigrations: Record<string, MigrationModule> = {
@@ -10,4 +11,5 @@ export const catalogMigrations: Record<string, MigrationModule> = {
   '0101_catalog_changes': m0101,
   '0120_catalog_search': m0120,
   '0130_product_barcode': m0130,
+  '0131_products_search_barcode': m0131,
 };

@@ -14,7 +14,7 @@ import { zDeleted } from '../../platform/envelope';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db-errors';
 import { isCurrencyEnabled } from './currencies';
 import { isVatRateAllowed } from './vat-rates';
-import { PRODUCTS_SEARCH } from './migrations/0120_catalog_search';
+import { PRODUCTS_SEARCH } from './migrations/0131_products_search_barcode';
 
 export function toProduct(row: ProductsTable): Product {
   return {

@@ -37,8 +37,8 @@ addMessages({
     ro: 'Autorizarea ANAF salvată nu poate fi decriptată cu ANAF_TOKEN_KEY al acestui server. Legați din nou firma cu ANAF.',
   },
   anaf_quota_reached: {
-    en: 'ANAF allows {limit} {what} a day for one message, and today\'s are used up for message {id}. Nothing was lost: try again tomorrow; we do not ask ANAF again before then.',
-    ro: 'ANAF permite {limit} {what_ro} pe zi pentru un mesaj, iar cele de azi pentru mesajul {id} s-au epuizat. Nu s-a pierdut nimic: reîncercați mâine; până atunci nu mai întrebăm ANAF.',
+    en: 'ANAF allows {limit} requests of this kind a day for one message, and today\'s are used up for message {id}. Nothing was lost: try again tomorrow; we do not ask ANAF again before then.',
+    ro: 'ANAF permite {limit} cereri de acest fel pe zi pentru un mesaj, iar cele de azi pentru mesajul {id} s-au epuizat. Nu s-a pierdut nimic: reîncercați mâine; până atunci nu mai întrebăm ANAF.',
   },
   anaf_unavailable: {
     en: 'ANAF could not be reached or answered with an error: {detail}',

@@ -247,14 +247,14 @@ export function productChanged(a: ProductsTable, b: ProductsTable): boolean {
 export function productPreview(c: ProductCandidate | null, row: ProductsTable | null): Record<string, string | number | boolean | null> {
   if (row) {
     return {
-      name: row.name, code: row.code, barcode: row.barcode, unit: row.unit, unit_code: row.unit_code, price: fromBani(Number(row.price)),
+      name: row.name, code: row.code, ...(row.barcode !== null ? { barcode: row.barcode } : {}), unit: row.unit, unit_code: row.unit_code, price: fromBani(Number(row.price)),
       price_includes_vat: fromFlag(row.price_includes_vat), vat_rate: bpToPercent(row.vat_rate_bp), currency: row.currency,
       is_service: fromFlag(row.is_service),
     };
   }
   if (!c) return {};
   return {
-    name: c.name, code: c.code, barcode: c.barcode ?? null, unit: c.unit ?? null, price: c.price_bani === undefined ? null : fromBani(c.price_bani),
+    name: c.name, code: c.code, ...(c.barcode !== undefined ? { barcode: c.barcode } : {}), unit: c.unit ?? null, price: c.price_bani === undefined ? null : fromBani(c.price_bani),
     price_includes_vat: c.price_includes_vat ?? null, vat_rate: c.vat_rate ?? null, currency: c.currency ?? null, is_service: c.is_service ?? null,
   };
 }

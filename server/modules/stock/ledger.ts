@@ -114,7 +114,11 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
       const product = await trx.selectFrom('products').select(['name', 'unit']).where('id', '=', m.productId).executeTakeFirst();
       const vars = { product: product?.name ?? m.productId, in_stock: fromMilli(p.quantityMilli), unit: product?.unit ?? '', wanted: fromMilli(-m.quantityMilli) };
       negative ??= (await stockSettings(trx, ctx.companyId)).negative_stock;
-      if (negative === 'block') throw new ApiError(409, 'invalid_request_error', 'stock_insufficient', { param: 'items', vars });
+      if (negative === 'block') {
+        throw new ApiError(409, 'invalid_request_error', 'stock_insufficient', {
+          param: 'items', vars: { product: vars.product, in_stock: vars.in_stock, unit: vars.unit, wanted: vars.wanted },
+        });
+      }
       addWarning({
         code: 'negative_stock', message: messageFor('negative_stock', locale, vars), product_id: m.productId, warehouse_id: m.warehouseId,
         quantity_in_stock: fromMilli(p.quantityMilli), quantity_after: fromMilli(step.after.quantityMilli),
