@@ -50,7 +50,7 @@ export const SEED_PRODUCTS = [
 
 export const SEED_CLIENTS = [
   { type: 'company', name: 'Client Exemplu SRL', cui: '14399840', vat_payer: true, reg_com: 'J12/345/2001', address: 'Bd. Eroilor nr. 5', city: 'Cluj-Napoca', county: 'Cluj', country: 'RO' },
-  { type: 'company', name: 'Cafeneaua Veche SRL', cui: '18547290', vat_payer: true, reg_com: 'J40/8817/2006', address: 'Str. Franceză nr. 2', city: 'București', county: 'București', country: 'RO' },
+  { type: 'company', name: 'Cafeneaua Veche SRL', cui: '18547290', vat_payer: true, reg_com: 'J40/8817/2006', address: 'Str. Franceză nr. 2', city: 'București, Sector 3', county: 'București', country: 'RO' },
 ] as const;
 
 function expectOk(reply: ApiReply, what: string): void {
