@@ -82,8 +82,8 @@ describe("ANAF's daily quotas", () => {
     }
     const api = toApiError(caught) as ApiError;
     expect(api.toBody('ro', 'https://x').message).toBe(
-      'ANAF permite 10 descărcări pe zi pentru un mesaj, iar cele de azi pentru mesajul 77 s-au epuizat. Nu s-a pierdut nimic: reîncercați mâine; până atunci nu mai întrebăm ANAF.',
+      'ANAF permite 10 cereri de acest fel pe zi pentru un mesaj, iar cele de azi pentru mesajul 77 s-au epuizat. Nu s-a pierdut nimic: reîncercați mâine; până atunci nu mai întrebăm ANAF.',
     );
-    expect(api.toBody('en', 'https://x').message).toMatch(/^ANAF allows 10 downloads a day for one message/);
+    expect(api.toBody('en', 'https://x').message).toMatch(/^ANAF allows 10 requests of this kind a day for one message, and today's are used up for message 77/);
   });
 });
