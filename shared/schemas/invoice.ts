@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   zCurrencyCode, zDate, zExchangeRate, zId, zMoneyNumber, zPaymentMethodType, zQuantity, zTimestamp, zVatPercent,
 } from './common';
+import { zCompanyProfile } from './efactura';
 import { zClient, zClientCreate } from './client';
 import { DOCUMENT_TYPES } from './series';
 import { zPayment } from './receipt';
@@ -146,27 +147,17 @@ export function isWalkInBuyer(buyer: { walk_in?: boolean | undefined } | null | 
  * The seller as it stood when the invoice was issued: the company profile copied at issue, so a
  * later edit of the profile changes neither the printout nor the e-Factura XML of an issued invoice.
  */
-export const zSellerSnapshot = z.object({
-  name: z.string(),
-  cui: z.string(),
-  vat_payer: z.boolean(),
-  vat_id: z.string().nullable(),
-  reg_com: z.string().nullable(),
-  street: z.string().nullable(),
-  city: z.string().nullable(),
-  county_code: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  country_code: z.string(),
-  iban: z.string().nullable(),
-  bank: z.string().nullable(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  capital_social_bani: z.number().int().nullable(),
-  /** "TVA la încasare" (art. 282 Cod fiscal) applied when the invoice was issued. */
-  vat_on_collection: z.boolean(),
-  /** Which logo the printout showed (a content hash or file name), when the firm has one. */
-  logo_ref: z.string().nullable().optional(),
-});
+export const zSellerSnapshot = zCompanyProfile
+  .pick({
+    name: true, cui: true, vat_payer: true, vat_id: true, reg_com: true, street: true, city: true, county_code: true,
+    postal_code: true, country_code: true, iban: true, bank: true, email: true, phone: true, capital_social_bani: true,
+    // "TVA la încasare" (art. 282 Cod fiscal) as it applied when the invoice was issued.
+    vat_on_collection: true,
+  })
+  .extend({
+    /** Which logo the printout showed (a content hash or file name), when the firm has one. */
+    logo_ref: z.string().nullable().optional(),
+  });
 export type SellerSnapshot = z.infer<typeof zSellerSnapshot>;
 
 /** The members of a company profile that an issued document keeps. */
