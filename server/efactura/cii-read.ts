@@ -1,7 +1,5 @@
-import { isValidCnp } from '../../shared/ro/cnp';
-import { CNP_NOT_GIVEN } from './document';
 import {
-  UblParseError, at, attrOf, bani, digitsOfCui, divRound, kids, parseXmlRootSafely, parsedUblInvoiceSchema, percentToBp, readUbl, required,
+  UblParseError, at, attrOf, bani, divRound, kids, partyIdentifiers, parseXmlRootSafely, parsedUblInvoiceSchema, percentToBp, readUbl, required,
   textAt, textOf, toSafe, toScaled, toScaledBig, type ParsedUblInvoice, type XmlRoot,
 } from './ubl-read';
 
@@ -31,19 +29,9 @@ function readParty(p: unknown, role: 'supplier' | 'customer'): ParsedUblInvoice[
   const vatRaw = registrations.find((r) => r.scheme === 'VA')?.id ?? registrations.find((r) => r.scheme === '' && r.id && /^[A-Z]{2}/i.test(r.id))?.id ?? null;
   const otherTax = registrations.find((r) => r.scheme === 'FC')?.id ?? null;
   const legalId = textAt(p, 'SpecifiedLegalOrganization', 'ID');
-  const vatCompact = vatRaw?.replace(/\s+/g, '').toUpperCase() ?? null;
-  const vatId = vatCompact && /^[A-Z]{2}/.test(vatCompact) ? vatCompact : null;
   const addr = at(p, 'PostalTradeAddress');
   const country = textAt(addr, 'CountryID')?.toUpperCase() ?? null;
-  let cnp: string | null = null;
-  if (role === 'customer' && legalId && /^\d{13}$/.test(legalId) && (legalId === CNP_NOT_GIVEN || isValidCnp(legalId))) cnp = legalId;
-  let cui: string | null = null;
-  if (vatId?.startsWith('RO')) cui = digitsOfCui(vatId);
-  else if (country === 'RO' || country === null) {
-    if (vatCompact && !vatId) cui = digitsOfCui(vatCompact);
-    if (!cui && otherTax) cui = digitsOfCui(otherTax);
-    if (!cui && legalId && !cnp) cui = digitsOfCui(legalId);
-  }
+  const { vatId, cui, cnp } = partyIdentifiers({ role, vatRaw, otherTax, legalId, country });
   const regCom = legalId && /^[JFC]\s*\d/i.test(legalId) ? legalId : null;
   const street = [textAt(addr, 'LineOne'), textAt(addr, 'LineTwo'), textAt(addr, 'LineThree')].filter((s): s is string => Boolean(s)).join(', ');
   return {

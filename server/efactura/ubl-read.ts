@@ -212,6 +212,35 @@ export function digitsOfCui(s: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * A party's VAT id, CUI and CNP from the identifiers an e-Factura gives it (UBL and CII alike): the id
+ * in the VAT slot, another tax id, the legal registration id, and the address's country.
+ */
+export function partyIdentifiers(ids: {
+  role: 'supplier' | 'customer';
+  vatRaw: string | null;
+  otherTax: string | null;
+  legalId: string | null;
+  country: string | null;
+}): { vatId: string | null; cui: string | null; cnp: string | null } {
+  const { role, vatRaw, otherTax, legalId, country } = ids;
+  // A VAT id carries a country prefix; some producers put a bare CUI in the VAT slot instead.
+  const vatCompact = vatRaw?.replace(/\s+/g, '').toUpperCase() ?? null;
+  const vatId = vatCompact && /^[A-Z]{2}/.test(vatCompact) ? vatCompact : null;
+  // Only a buyer can be a natural person (B2C); a 13-digit seller id is something else.
+  let cnp: string | null = null;
+  if (role === 'customer' && legalId && /^\d{13}$/.test(legalId) && (legalId === CNP_NOT_GIVEN || isValidCnp(legalId))) cnp = legalId;
+  let cui: string | null = null;
+  if (vatId?.startsWith('RO')) cui = digitsOfCui(vatId);
+  // A bare number elsewhere is a CUI only for a Romanian party; abroad it is some other register.
+  else if (country === 'RO' || country === null) {
+    if (vatCompact && !vatId) cui = digitsOfCui(vatCompact);
+    if (!cui && otherTax) cui = digitsOfCui(otherTax);
+    if (!cui && legalId && !cnp) cui = digitsOfCui(legalId);
+  }
+  return { vatId, cui, cnp };
+}
+
 function readParty(p: unknown, role: 'supplier' | 'customer'): z.infer<typeof partySchema> {
   const schemes = kids(p, 'PartyTaxScheme');
   // An empty or missing TaxScheme/ID says nothing about VAT: the id itself decides (a country prefix
@@ -227,25 +256,9 @@ function readParty(p: unknown, role: 'supplier' | 'customer'): z.infer<typeof pa
   const legalId = textAt(p, 'PartyLegalEntity', 'CompanyID');
   const legalForm = textAt(p, 'PartyLegalEntity', 'CompanyLegalForm');
 
-  // A VAT id carries a country prefix; some producers put a bare CUI in the VAT slot instead.
-  const vatCompact = vatRaw?.replace(/\s+/g, '').toUpperCase() ?? null;
-  const vatId = vatCompact && /^[A-Z]{2}/.test(vatCompact) ? vatCompact : null;
-
   const addr = at(p, 'PostalAddress');
   const country = textAt(addr, 'Country', 'IdentificationCode')?.toUpperCase() ?? null;
-
-  // Only a buyer can be a natural person (B2C); a 13-digit seller id is something else.
-  let cnp: string | null = null;
-  if (role === 'customer' && legalId && /^\d{13}$/.test(legalId) && (legalId === CNP_NOT_GIVEN || isValidCnp(legalId))) cnp = legalId;
-
-  let cui: string | null = null;
-  if (vatId?.startsWith('RO')) cui = digitsOfCui(vatId);
-  // A bare number elsewhere is a CUI only for a Romanian party; abroad it is some other register.
-  else if (country === 'RO' || country === null) {
-    if (vatCompact && !vatId) cui = digitsOfCui(vatCompact);
-    if (!cui && otherTax) cui = digitsOfCui(otherTax);
-    if (!cui && legalId && !cnp) cui = digitsOfCui(legalId);
-  }
+  const { vatId, cui, cnp } = partyIdentifiers({ role, vatRaw, otherTax, legalId, country });
 
   // Trade register numbers look like J40/1234/2020 (or the newer J2020001234408); F for PFA, C for cooperatives.
   const isRegCom = (s: string | null) => s !== null && /^[JFC]\s*\d/i.test(s);
