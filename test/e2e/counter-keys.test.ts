@@ -220,6 +220,8 @@ describe('returns', () => {
     await page.keyboard.press('F2');
     await page.keyboard.type('4006381333931');
     await page.keyboard.press('Enter');
+    // F4 goes to the line once the scan has put it in the cart (the lookup is asynchronous).
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
     await page.keyboard.press('F4');
     await page.keyboard.type('-2');
     await page.keyboard.press('Enter');

@@ -164,12 +164,21 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
 
   // After the render the keyboard goes back to the product box, unless the cashier has already moved
   // it (F6 pressed right after the Enter that committed a quantity must keep the discount cell).
+  // A function key pressed before the timer runs is that move even when it lands on the cell that
+  // had the focus (Escape then F4 on the same line): it cancels the return, see onKey below.
+  const pendingFocus = useRef<ReturnType<typeof setTimeout> | null>(null);
   const focusSearch = () => {
     const from = document.activeElement;
-    setTimeout(() => {
+    if (pendingFocus.current !== null) clearTimeout(pendingFocus.current);
+    pendingFocus.current = setTimeout(() => {
+      pendingFocus.current = null;
       const now = document.activeElement;
       if (now === from || now === null || now === document.body || !now.isConnected) search.current?.focus();
     }, 0);
+  };
+  const cancelFocusSearch = () => {
+    if (pendingFocus.current !== null) clearTimeout(pendingFocus.current);
+    pendingFocus.current = null;
   };
 
   const newInvoice = () => {
@@ -290,8 +299,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const printReceipt = (receipt: ReceiptView) => void receiptHtml(receipt, settings).then(printHtml).then(backToScan, backToScan);
 
   // Keyboard: the counter's function keys, and a scanner typing while the focus is elsewhere.
-  const state = useRef({ cart, issued, doIssue, doDraft, newInvoice, printInvoice });
-  state.current = { cart, issued, doIssue, doDraft, newInvoice, printInvoice };
+  const state = useRef({ cart, issued, doIssue, doDraft, newInvoice, printInvoice, cancelFocusSearch });
+  state.current = { cart, issued, doIssue, doDraft, newInvoice, printInvoice, cancelFocusSearch };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const s = state.current;
@@ -306,6 +315,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         return;
       }
       const key = e.key;
+      if (key === 'F2' || key === 'F3' || key === 'F4' || key === 'F6' || key === 'F7') s.cancelFocusSearch();
       if (key === 'F2') {
         e.preventDefault();
         search.current?.focus();

@@ -26,10 +26,20 @@ function NumberCell(props: {
   const [message, setMessage] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement>(null);
   const editing = useRef(false);
+  // Escape has already put the value back: the blur that follows must not judge the abandoned text.
+  const abandoned = useRef(false);
+  // One pending "hide the message" at a time, so an old one cannot hide a newer reason.
+  const hideMessage = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const clearHideMessage = () => {
+    if (hideMessage.current !== null) clearTimeout(hideMessage.current);
+    hideMessage.current = null;
+  };
+  useEffect(() => clearHideMessage, []);
   useEffect(() => {
     if (!editing.current) setText(props.value);
   }, [props.value]);
   const commit = (): boolean => {
+    clearHideMessage();
     const parsed = props.parse(text);
     if (parsed === null) {
       setInvalid(true);
@@ -53,14 +63,22 @@ function NumberCell(props: {
       inputMode="decimal"
       onFocus={(e) => {
         editing.current = true;
+        abandoned.current = false;
         e.target.select();
       }}
-      onChange={(e) => setText(e.target.value)}
+      onChange={(e) => {
+        abandoned.current = false;
+        setText(e.target.value);
+      }}
       onBlur={() => {
         editing.current = false;
+        if (abandoned.current) {
+          abandoned.current = false;
+          return;
+        }
         if (!commit()) setText(props.value);
         setInvalid(false);
-        setTimeout(() => setMessage(null), 4000);
+        hideMessage.current = setTimeout(() => setMessage(null), 4000);
       }}
       onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
         if (e.key === 'Enter') {
@@ -69,6 +87,8 @@ function NumberCell(props: {
         } else if (e.key === 'Escape') {
           e.preventDefault();
           e.stopPropagation();
+          abandoned.current = true;
+          clearHideMessage();
           setText(props.value);
           setInvalid(false);
           setMessage(null);
