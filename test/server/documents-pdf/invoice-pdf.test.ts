@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../support/storage';
+import { startInvoicingServer, newFirm, newClient, newSeries, expectError, type Firm } from '../invoicing/helpers';
+import { startTestServer, type TestServer } from '../../support/server';
+import { SELLER_PROFILE } from '../efactura-spv/helpers';
+import { ChromiumPdfRenderer } from '../../../server/modules/documents-pdf/chromium-renderer';
+import { pdfText, squeezed } from './pdf-text';
+
+/** Net 1.000,00 + 20,30 at 21 %: VAT 214,26, total 1.234,56 (grouped the Romanian way on paper). */
+const LINES = [
+  { description: 'Cafea boabe Arabica 1kg', quantity: 4, price: 250, vat_rate: 21 },
+  { description: 'Filtre hârtie nr. 4', quantity: 1, price: 20.3, vat_rate: 21 },
+];
+
+/** The reply's raw bytes (server.api reads replies as text, which would mangle a PDF). */
+export async function pdfBytes(server: TestServer, firm: Firm, path: string): Promise<{ status: number; type: string | null; bytes: Buffer; disposition: string | null }> {
+  const res = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${firm.key}` } });
+  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe.each(DIALECTS)('invoice PDF rendered by the service (%s)', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startInvoicingServer(dialect);
+  });
+  afterAll(() => server.close());
+
+  async function issuedInvoice(): Promise<{ firm: Firm; invoice: { id: string; full_number: string }; client: { name: string } }> {
+    const firm = await newFirm(server);
+    await firm.ok('PUT', '/company/profile', SELLER_PROFILE);
+    const client = await newClient(firm, 'Cafeneaua Veche SRL');
+    const series = await newSeries(firm, { name: 'PDF' });
+    const invoice = await firm.ok('POST', '/invoices', { client_id: client.id, series_id: series.id, items: LINES });
+    return { firm, invoice, client };
+  }
+
+  it('prints the issued invoice with the desktop template: seller, buyer, number, lines, totals', async () => {
+    const { firm, invoice } = await issuedInvoice();
+    expect(invoice.full_number).toMatch(/^PDF/);
+    const res = await pdfBytes(server, firm, `/invoices/${invoice.id}/pdf`);
+    expect(res.status, res.bytes.toString('utf8', 0, 300)).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    expect(res.disposition).toContain(`${invoice.full_number}.pdf`);
+    expect(res.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = squeezed(pdfText(res.bytes));
+    // The title is set in capitals by the template's CSS.
+    expect(text).toContain('FACTURĂ');
+    expect(text).toContain('Seria PDF Nr. 1');
+    expect(text).toContain(SELLER_PROFILE.name);
+    expect(text).toContain('J12/1234/2020');
+    expect(text).toContain('Str. Memorandumului nr. 28');
+    expect(text).toContain('Cafeneaua Veche SRL');
+    expect(text).toContain(invoice.full_number);
+    expect(text).toMatch(/1 Cafea boabe Arabica 1kg buc 4 250,00 1\.000,00 21% 210,00/);
+    expect(text).toContain('Cafea boabe Arabica 1kg');
+    expect(text).toContain('Filtre hârtie nr. 4');
+    expect(text).toContain('1.020,30');
+    expect(text).toContain('214,26');
+    expect(text).toContain('Total de plată 1.234,56 lei');
+    // The footer the desktop prints too (shared/print/pdf-layout).
+    expect(text).toContain('Document emis cu Tejghea');
+    // The SDK's `mode=download` is the same document.
+    expect((await pdfBytes(server, firm, `/invoices/${invoice.id}/pdf?mode=download`)).status).toBe(200);
+  });
+
+  it('answers 404 in the envelope for another firm’s invoice and an unknown id', async () => {
+    const { invoice } = await issuedInvoice();
+    const other = await newFirm(server);
+    expectError(await other.call('GET', `/invoices/${invoice.id}/pdf`), 404, 'resource_missing');
+    expectError(await other.call('GET', '/invoices/inv_nope/pdf'), 404, 'resource_missing');
+  });
+});
+
+describe('invoice PDF without a renderer', () => {
+  it('answers 501 pdf_not_available when PDFs are off, 503 when Chromium will not start; never 500', async () => {
+    const off = await startTestServer('sqlite', { extraServices: { pdf: null } });
+    const broken = await startTestServer('sqlite', { extraServices: { pdf: new ChromiumPdfRenderer('/nonexistent/chromium') } });
+    try {
+      for (const [server, status, code] of [[off, 501, 'pdf_not_available'], [broken, 503, 'pdf_renderer_unavailable']] as const) {
+        const firm = await newFirm(server);
+        const client = await newClient(firm);
+        const series = await newSeries(firm);
+        const invoice = await firm.ok('POST', '/invoices', { client_id: client.id, series_id: series.id, items: LINES });
+        const res = await firm.call('GET', `/invoices/${invoice.id}/pdf`, undefined, { 'accept-language': 'ro' });
+        expectError(res, status, code);
+        expect(res.body.error.message).toMatch(/PDF/);
+        expect(res.body.error.message).toMatch(/nu|motorul/);
+      }
+    } finally {
+      await off.close();
+      await broken.close();
+    }
+  });
+});
