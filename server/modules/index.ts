@@ -8,6 +8,7 @@ import { importsRoutes } from './imports/routes';
 import { accountingRoutes } from './accounting/routes';
 import { stockRoutes } from './stock/routes';
 import { documentsPdfRoutes } from './documents-pdf/routes';
+import { invoiceEmailRoutes } from './invoice-email/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes, ...documentsPdfRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes, ...documentsPdfRoutes, ...invoiceEmailRoutes];
