@@ -26,3 +26,15 @@ export function pdfFileName(number: string | null | undefined, fallback: string)
   const base = (number ?? '').replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '');
   return `${base || fallback}.pdf`;
 }
+
+/**
+ * Chromium stamps each PDF with the moment it was printed (/CreationDate, /ModDate); everything else
+ * is a function of the HTML. The monthly archive must be the same bytes when made again, so its PDFs
+ * carry the document's own date instead: same length, so the cross-reference offsets stay right.
+ */
+export function pdfDatedAt(pdf: Buffer, isoDate: string): Buffer {
+  const stamp = `${isoDate.replace(/-/g, '')}000000`;
+  if (!/^\d{14}$/.test(stamp)) return pdf;
+  const text = pdf.toString('latin1').replace(/\/(CreationDate|ModDate) ?\(D:\d{14}/g, (whole) => `${whole.slice(0, -14)}${stamp}`);
+  return Buffer.from(text, 'latin1');
+}
