@@ -79,6 +79,21 @@ function defaultText(invoice: Invoice, sellerName: string): string {
   ].join('\n');
 }
 
+/**
+ * 424: the request was right, the firm's mail server failed it. Not a 5xx: nothing is wrong with the
+ * service, and a 5xx invites blind retries. One literal code per case, so the message checks see each.
+ */
+function mailError(failure: MailFailure): ApiError {
+  switch (failure.code) {
+    case 'smtp_unreachable':
+      return new ApiError(424, 'api_error', 'smtp_unreachable', { vars: { detail: failure.detail } });
+    case 'smtp_auth_failed':
+      return new ApiError(424, 'api_error', 'smtp_auth_failed', { vars: { detail: failure.detail } });
+    case 'smtp_rejected':
+      return new ApiError(424, 'api_error', 'smtp_rejected', { vars: { detail: failure.detail } });
+  }
+}
+
 const sendInvoice = defineRoute({
   method: 'POST',
   path: '/invoices/:id/send',
@@ -150,10 +165,7 @@ const sendInvoice = defineRoute({
       created_at: ctx.now,
     };
     await ctx.db.insertInto('invoice_emails').values(row).execute();
-    if (outcome instanceof MailFailure) {
-      // 424: the request was right, the firm's mail server failed it. Not a 5xx: nothing is wrong with the service.
-      throw new ApiError(424, 'api_error', outcome.code, { vars: { detail: outcome.detail } });
-    }
+    if (outcome instanceof MailFailure) throw mailError(outcome);
     return emailView(row);
   },
 });
