@@ -3,8 +3,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
-import { startInvoicingServer, newFirm, newClient, newSeries, expectError, validCui, type Firm } from '../invoicing/helpers';
-import { SELLER_PROFILE } from '../efactura-spv/helpers';
+import { startInvoicingServer, newFirm, newClient, expectError } from '../invoicing/helpers';
+import { firmWithInvoice } from './helpers';
 import { parseMime } from './mime';
 import { pdfText, squeezed } from './pdf-text';
 
@@ -51,11 +51,6 @@ async function startSmtp(): Promise<{ port: number; received: Received[]; close(
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const LINES = [
-  { description: 'Cafea boabe Arabica 1kg', quantity: 4, price: 250, vat_rate: 21 },
-  { description: 'Filtre hârtie nr. 4', quantity: 1, price: 20.3, vat_rate: 21 },
-];
-
 describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -72,16 +67,7 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
     from_address: 'facturi@tejghea.test', from_name: 'Tejghea Test SRL', ...overrides,
   });
 
-  async function firmWithInvoice(clientEmail: string | null = 'contabil@cafeneaua.test'): Promise<{ firm: Firm; invoice: { id: string; full_number: string } }> {
-    const firm = await newFirm(server);
-    await firm.ok('PUT', '/company/profile', SELLER_PROFILE);
-    const client = await firm.ok('POST', '/clients', {
-      name: 'Cafeneaua Veche SRL', cui: `RO${validCui()}`, address: 'Str. Lungă 1', city: 'Brașov', county: 'Brașov', ...(clientEmail ? { email: clientEmail } : {}),
-    });
-    const series = await newSeries(firm, { name: 'EML' });
-    const invoice = await firm.ok('POST', '/invoices', { client_id: client.id, series_id: series.id, items: LINES });
-    return { firm, invoice };
-  }
+  const invoiceFor = (clientEmail: string | null = 'contabil@cafeneaua.test') => firmWithInvoice(server, { clientEmail, series: 'EML' });
 
   it('keeps the SMTP settings without ever answering the password', async () => {
     const firm = await newFirm(server);
@@ -100,7 +86,7 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
   });
 
   it('sends the invoice with its PDF attached to the recipients, and logs it', async () => {
-    const { firm, invoice } = await firmWithInvoice();
+    const { firm, invoice } = await invoiceFor();
     await firm.ok('PUT', '/settings/email', settings());
     const before = smtp.received.length;
     const res = await firm.call('POST', `/invoices/${invoice.id}/send`, {
@@ -133,7 +119,7 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
   });
 
   it('writes to the client’s address with a Romanian subject and letter when none is given; takes the SDK’s `recipients`', async () => {
-    const { firm, invoice } = await firmWithInvoice();
+    const { firm, invoice } = await invoiceFor();
     await firm.ok('PUT', '/settings/email', settings());
     expect((await firm.call('POST', `/invoices/${invoice.id}/send`, {})).status).toBe(200);
     let mail = smtp.received.at(-1)!;
@@ -149,7 +135,7 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
   });
 
   it('answers the mail server’s failures in the envelope (424), logs them, never a 5xx', async () => {
-    const { firm, invoice } = await firmWithInvoice(null);
+    const { firm, invoice } = await invoiceFor(null);
     // No settings yet; then no recipient at all.
     expectError(await firm.call('POST', `/invoices/${invoice.id}/send`, { to: 'x@client.test' }), 409, 'smtp_not_configured');
     await firm.ok('PUT', '/settings/email', settings());
@@ -186,7 +172,7 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
   });
 
   it('keeps firms apart: another firm can neither send nor read the log', async () => {
-    const { invoice } = await firmWithInvoice();
+    const { invoice } = await invoiceFor();
     const other = await newFirm(server);
     await other.ok('PUT', '/settings/email', settings());
     expectError(await other.call('POST', `/invoices/${invoice.id}/send`, { to: 'x@client.test' }), 404, 'resource_missing');

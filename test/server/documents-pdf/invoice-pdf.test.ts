@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/storage';
-import { startInvoicingServer, newFirm, newClient, newSeries, expectError, type Firm } from '../invoicing/helpers';
+import { startInvoicingServer, newFirm, newClient, newSeries, expectError } from '../invoicing/helpers';
 import { startTestServer, type TestServer } from '../../support/server';
 import { SELLER_PROFILE } from '../efactura-spv/helpers';
 import { ChromiumPdfRenderer } from '../../../server/modules/documents-pdf/chromium-renderer';
 import { pdfText, squeezed } from './pdf-text';
-
-/** Net 1.000,00 + 20,30 at 21 %: VAT 214,26, total 1.234,56 (grouped the Romanian way on paper). */
-const LINES = [
-  { description: 'Cafea boabe Arabica 1kg', quantity: 4, price: 250, vat_rate: 21 },
-  { description: 'Filtre hârtie nr. 4', quantity: 1, price: 20.3, vat_rate: 21 },
-];
-
-/** The reply's raw bytes (server.api reads replies as text, which would mangle a PDF). */
-export async function pdfBytes(server: TestServer, firm: Firm, path: string): Promise<{ status: number; type: string | null; bytes: Buffer; disposition: string | null }> {
-  const res = await fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${firm.key}` } });
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
-}
+import { firmWithInvoice, LINES, pdfBytes } from './helpers';
 
 describe.each(DIALECTS)('invoice PDF rendered by the service (%s)', (dialect) => {
   let server: TestServer;
@@ -25,14 +14,7 @@ describe.each(DIALECTS)('invoice PDF rendered by the service (%s)', (dialect) =>
   });
   afterAll(() => server.close());
 
-  async function issuedInvoice(): Promise<{ firm: Firm; invoice: { id: string; full_number: string }; client: { name: string } }> {
-    const firm = await newFirm(server);
-    await firm.ok('PUT', '/company/profile', SELLER_PROFILE);
-    const client = await newClient(firm, 'Cafeneaua Veche SRL');
-    const series = await newSeries(firm, { name: 'PDF' });
-    const invoice = await firm.ok('POST', '/invoices', { client_id: client.id, series_id: series.id, items: LINES });
-    return { firm, invoice, client };
-  }
+  const issuedInvoice = () => firmWithInvoice(server);
 
   it('prints the issued invoice with the desktop template: seller, buyer, number, lines, totals', async () => {
     const { firm, invoice } = await issuedInvoice();
@@ -59,8 +41,30 @@ describe.each(DIALECTS)('invoice PDF rendered by the service (%s)', (dialect) =>
     expect(text).toContain('Total de plată 1.234,56 lei');
     // The footer the desktop prints too (shared/print/pdf-layout).
     expect(text).toContain('Document emis cu Tejghea');
-    // The SDK's `mode=download` is the same document.
-    expect((await pdfBytes(server, firm, `/invoices/${invoice.id}/pdf?mode=download`)).status).toBe(200);
+    // Contazen's SDK asks with `mode=download` and `Accept: application/pdf`: the same document.
+    const sdk = await pdfBytes(server, firm, `/invoices/${invoice.id}/pdf?mode=download`, { accept: 'application/pdf' });
+    expect(sdk.status).toBe(200);
+    expect(squeezed(pdfText(sdk.bytes))).toContain('Total de plată 1.234,56 lei');
+  });
+
+  it('prints a receipt (chitanță) with its amount in figures and in words', async () => {
+    const firm = await newFirm(server);
+    await firm.ok('PUT', '/company/profile', SELLER_PROFILE);
+    await firm.ok('POST', '/receipt-series', { prefix: 'CHP' });
+    const receipt = await firm.ok('POST', '/receipts', { client_name: 'Ion Popescu', amount: 1234.56 });
+    const res = await pdfBytes(server, firm, `/receipts/${receipt.id}/pdf`);
+    expect(res.status, res.bytes.toString('utf8', 0, 300)).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    const text = squeezed(pdfText(res.bytes));
+    expect(text).toContain('CHITANȚĂ');
+    expect(text).toContain(SELLER_PROFILE.name);
+    expect(text).toContain('Ion Popescu');
+    expect(text).toContain('suma de 1.234,56 lei , adică o mie două sute treizeci și patru lei și cincizeci și șase bani');
+    expect(text).toContain('CHP-1');
+    // The customer's copy and the stub, as the desktop prints a chitanțier page.
+    expect(text).toContain('Exemplarul 1 (client)');
+    expect(text).toContain('Exemplarul 2 (cotor)');
+    expectError(await (await newFirm(server)).call('GET', `/receipts/${receipt.id}/pdf`), 404, 'resource_missing');
   });
 
   it('answers 404 in the envelope for another firm’s invoice and an unknown id', async () => {
