@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
-import { startInvoicingServer, newFirm, newClient, expectError } from '../invoicing/helpers';
+import { startInvoicingServer, newFirm, expectError } from '../invoicing/helpers';
 import { firmWithInvoice } from './helpers';
 import { parseMime } from './mime';
 import { pdfText, squeezed } from './pdf-text';
@@ -177,6 +177,5 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
     await other.ok('PUT', '/settings/email', settings());
     expectError(await other.call('POST', `/invoices/${invoice.id}/send`, { to: 'x@client.test' }), 404, 'resource_missing');
     expectError(await other.call('GET', `/invoices/${invoice.id}/emails`), 404, 'resource_missing');
-    await newClient(other);
   });
 });

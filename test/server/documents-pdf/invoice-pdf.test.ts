@@ -4,6 +4,7 @@ import { startInvoicingServer, newFirm, newClient, newSeries, expectError } from
 import { startTestServer, type TestServer } from '../../support/server';
 import { SELLER_PROFILE } from '../efactura-spv/helpers';
 import { ChromiumPdfRenderer } from '../../../server/modules/documents-pdf/chromium-renderer';
+import type { PdfRenderer } from '../../../server/modules/documents-pdf/pdf-renderer';
 import { pdfText, squeezed } from './pdf-text';
 import { firmWithInvoice, LINES, pdfBytes } from './helpers';
 
@@ -93,6 +94,35 @@ describe('invoice PDF without a renderer', () => {
     } finally {
       await off.close();
       await broken.close();
+    }
+  });
+});
+
+describe('the PDF renderer’s lifecycle', () => {
+  it('is closed with the service, and a closed Chromium renderer starts again on the next document', async () => {
+    const calls: string[] = [];
+    const chromium = new ChromiumPdfRenderer();
+    const recording: PdfRenderer = {
+      render: async (html) => {
+        calls.push('render');
+        return chromium.render(html);
+      },
+      close: async () => {
+        calls.push('close');
+        await chromium.close();
+      },
+    };
+    const server = await startTestServer('sqlite', { extraServices: { pdf: recording } });
+    const { firm, invoice } = await firmWithInvoice(server);
+    expect((await pdfBytes(server, firm, `/invoices/${invoice.id}/pdf`)).status).toBe(200);
+    await server.close();
+    expect(calls).toEqual(['render', 'close']);
+    // Closed, the same renderer launches a new browser when asked again (and is closed again here).
+    try {
+      const again = await chromium.render('<!doctype html><meta charset="utf-8"><p>Încă o dată</p>');
+      expect(pdfText(again)).toContain('Încă o dată');
+    } finally {
+      await chromium.close();
     }
   });
 });
