@@ -70,8 +70,12 @@ export interface SmtpConfig {
   replyTo: string | null;
 }
 
+function settingsRow(db: Db, companyId: string): Promise<SmtpSettingsTable | undefined> {
+  return db.selectFrom('smtp_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst();
+}
+
 export async function loadSmtpConfig(db: Db, services: Services, companyId: string): Promise<SmtpConfig> {
-  const row = await db.selectFrom('smtp_settings').selectAll().where('company_id', '=', companyId).executeTakeFirst();
+  const row = await settingsRow(db, companyId);
   if (!row) throw new ApiError(409, 'invalid_request_error', 'smtp_not_configured');
   let password: string | null = null;
   if (row.password !== null) {
@@ -104,7 +108,7 @@ const getSettings = defineRoute({
   response: zSmtpSettings,
   errors: { resource_missing: 404 },
   handler: async (ctx) => {
-    const row = await ctx.db.selectFrom('smtp_settings').selectAll().where('company_id', '=', ctx.companyId).executeTakeFirst();
+    const row = await settingsRow(ctx.db, ctx.companyId);
     if (!row) throw notFound('settings');
     return view(row);
   },
@@ -123,7 +127,7 @@ const putSettings = defineRoute({
   response: zSmtpSettings,
   handler: async (ctx) => {
     const b = ctx.body;
-    const current = await ctx.db.selectFrom('smtp_settings').selectAll().where('company_id', '=', ctx.companyId).executeTakeFirst();
+    const current = await settingsRow(ctx.db, ctx.companyId);
     const key = ctx.services.anaf?.tokenKey ?? null;
     const password =
       b.password === undefined
@@ -145,8 +149,7 @@ const putSettings = defineRoute({
       .values({ company_id: ctx.companyId, ...values, created_at: ctx.now })
       .onConflict((oc) => oc.column('company_id').doUpdateSet(values))
       .execute();
-    const row = await ctx.db.selectFrom('smtp_settings').selectAll().where('company_id', '=', ctx.companyId).executeTakeFirstOrThrow();
-    return view(row);
+    return view((await settingsRow(ctx.db, ctx.companyId))!);
   },
 });
 
