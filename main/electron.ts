@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron';
 import { IPC_EVENT, IPC_INVOKE, type EventName } from '../shared/ipc/channels';
 import { ELECTRON_PDF_OPTIONS } from '../shared/print/pdf-layout';
+import type { PdfRenderer } from '../server/modules/documents-pdf/pdf-renderer';
 import { EventHub } from './app/event-hub';
 import { createMainServices, type RunningServices } from './app/services';
 import { createRouter } from './ipc/index';
@@ -91,7 +92,8 @@ function lockDown(contents: WebContents): void {
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
-async function savePdf(parent: BrowserWindow | null, html: string, fileName: string): Promise<{ saved: boolean; path: string | null }> {
+/** One HTML document printed to PDF in a hidden window: the "Save PDF" of the app, and the embedded service's PDFs. */
+async function printHtmlToPdf(html: string): Promise<Buffer> {
   const id = randomUUID();
   printJobs.set(id, html);
   const win = new BrowserWindow({
@@ -102,13 +104,25 @@ async function savePdf(parent: BrowserWindow | null, html: string, fileName: str
     await win.loadURL(`${APP_ORIGIN}/__print/${id}.html`);
     // The template sets its own page margins (CSS @page), so Chromium adds none; the footer (page x
     // of y) is the same one the browser tests print with (shared/print/pdf-layout).
-    const pdf = await win.webContents.printToPDF({ ...ELECTRON_PDF_OPTIONS, margins: { top: 0, bottom: 0, left: 0, right: 0 } });
-    return await saveBytes(parent, pdf, fileName);
+    return await win.webContents.printToPDF({ ...ELECTRON_PDF_OPTIONS, margins: { top: 0, bottom: 0, left: 0, right: 0 } });
   } finally {
     printJobs.delete(id);
     win.destroy();
   }
 }
+
+async function savePdf(parent: BrowserWindow | null, html: string, fileName: string): Promise<{ saved: boolean; path: string | null }> {
+  return saveBytes(parent, await printHtmlToPdf(html), fileName);
+}
+
+/**
+ * The embedded service prints with Electron's own Chromium (GET /invoices/{id}/pdf, e-mailed invoices):
+ * no second browser to ship or launch. Each document gets its own hidden window, so there is nothing to close.
+ */
+const electronPdfRenderer: PdfRenderer = {
+  render: printHtmlToPdf,
+  close: async () => undefined,
+};
 
 /** Asks where to save a PDF (the Documents folder by default) and writes it; cancelled: `saved` false. */
 async function saveBytes(parent: BrowserWindow | null, bytes: Uint8Array, fileName: string): Promise<{ saved: boolean; path: string | null }> {
@@ -156,6 +170,7 @@ async function start(): Promise<void> {
     },
     appVersion: app.getVersion(),
     emit: hub.emit,
+    pdfRenderer: electronPdfRenderer,
     // better-sqlite3 built for Electron's ABI, beside the Node build the tests use.
     ...(process.env.TEJGHEA_SQLITE_BINDING ? { nativeBinding: process.env.TEJGHEA_SQLITE_BINDING } : {}),
   });

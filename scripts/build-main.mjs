@@ -10,7 +10,9 @@ await build({
   entryPoints: ['main/electron.ts'],
   outfile: 'dist/main/electron.cjs',
   format: 'cjs',
-  external: ['electron', 'better-sqlite3'],
+  // playwright-core: the desktop prints through Electron (main/electron.ts hands the embedded service its renderer), so the
+  // service's Chromium driver is never loaded there; left out of the bundle rather than packed unused.
+  external: ['electron', 'better-sqlite3', 'playwright-core'],
 });
 await build({
   ...common,

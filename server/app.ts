@@ -14,6 +14,7 @@ import { clientErrorHandler, registerJsonParser } from './platform/input-guards'
 import { DEFAULT_CONNECTION_LIMITS, resolveConnectionLimits, type ConnectionLimits } from './platform/connection-limits';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
+import { pdfRendererFromEnv } from './modules/documents-pdf/chromium-renderer';
 
 export interface AppOptions {
   storage: Storage;
@@ -71,6 +72,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     keys: new KeyStore(options.storage.db, options.keyCacheSeconds ?? DEFAULT_KEY_CACHE_SECONDS),
     validateResponses: options.validateResponses ?? validateResponsesByDefault(),
     docBase: 'https://docs.tejghea.ro/api/v1/errors',
+    // Chromium from CHROMIUM_PATH unless the caller brings its own (or null: PDFs off); launched on first use.
+    pdf: options.extraServices && 'pdf' in options.extraServices ? options.extraServices.pdf : pdfRendererFromEnv(process.env),
     ...options.extraServices,
   };
   const limits = resolveConnectionLimits(options.connectionLimits);
@@ -127,6 +130,10 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+  });
+  // The browser that prints PDFs ends with the service (after the requests in flight): no process is left behind.
+  app.addHook('onClose', async () => {
+    await services.pdf?.close();
   });
 
   // Callback style: no promise per request for a hook that never waits.

@@ -5,6 +5,7 @@ import { migrate, openStorage, storageConfigFromEnv, type Storage } from './db/c
 import { MemoryRateLimitStore, RedisRateLimitStore, CONTRACT_LIMITS, type RateLimits } from './platform/rate-limit';
 import { systemClock } from './platform/clock';
 import { CONNECTION_LIMIT_ENV, type ConnectionLimits } from './platform/connection-limits';
+import { pdfRendererFromEnv } from './modules/documents-pdf/chromium-renderer';
 import { anafServicesFromEnv } from './modules/efactura-spv/anaf-services';
 import { pollSubmissions } from './modules/efactura-spv/submissions';
 
@@ -80,7 +81,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     ...(config.KEY_CACHE_SECONDS !== undefined ? { keyCacheSeconds: config.KEY_CACHE_SECONDS } : {}),
     connectionLimits: connectionLimitsFromEnv(config),
     ...overrides,
-    extraServices: { ...(anaf ? { anaf: anaf.services } : {}), ...overrides.extraServices },
+    extraServices: {
+      ...(anaf ? { anaf: anaf.services } : {}),
+      // CHROMIUM_PATH of this env (not the process's), unless the caller hands its own renderer.
+      ...(overrides.extraServices && 'pdf' in overrides.extraServices ? {} : { pdf: pdfRendererFromEnv(env) }),
+      ...overrides.extraServices,
+    },
     rateLimitStore,
   });
   for (const warning of anaf?.warnings ?? []) app.log.warn(warning);

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { PdfRenderer } from '../../server/modules/documents-pdf/pdf-renderer';
 import { join } from 'node:path';
 import { ApiClient, type ApiClientOptions } from '../api/client';
 import { RatePacer, type PacerOptions } from '../api/pacer';
@@ -39,6 +40,8 @@ export interface ServicesConfig {
   presetService?: boolean;
   /** Where the embedded service reads ANAF_* and its knobs from (default: this process's environment). */
   embeddedEnv?: NodeJS.ProcessEnv;
+  /** How the embedded service prints PDFs (Electron's printToPDF); default: its own Chromium from CHROMIUM_PATH. */
+  pdfRenderer?: PdfRenderer;
 }
 
 export interface RunningServices extends MainServices {
@@ -96,6 +99,7 @@ export function createMainServices(config: ServicesConfig): RunningServices {
     dir: join(config.dataDir, SERVICE_FOLDER),
     env: config.embeddedEnv ?? process.env,
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+    ...(config.pdfRenderer ? { pdfRenderer: config.pdfRenderer } : {}),
   });
   const presetService = config.presetService ?? false;
   const recoveredAtStart = engine.start();

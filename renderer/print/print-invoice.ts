@@ -1,12 +1,12 @@
 import type { InvoiceView, ReceiptView, Settings } from '../../shared/ipc';
 import { callIpc } from '../data/hooks';
-import { sellerFor } from './seller-from-profile';
-import type { Seller } from './seller';
+import { sellerFor } from '../../shared/print/seller-from-profile';
+import type { Seller } from '../../shared/print/seller';
 import { invoiceForPrint, receiptForPrint } from './adapters';
-import { renderInvoiceHtml, type InvoicePrintOptions } from './invoice-template';
-import { renderReceiptHtml, type ReceiptPayer } from './receipt-template';
-import { renderThermalInvoiceHtml } from './thermal-invoice-template';
-import { renderThermalReceiptHtml } from './thermal-receipt-template';
+import { renderInvoiceHtml, type InvoicePrintOptions } from '../../shared/print/invoice-template';
+import { renderReceiptHtml, type ReceiptPayer } from '../../shared/print/receipt-template';
+import { renderThermalInvoiceHtml } from '../../shared/print/thermal-invoice-template';
+import { renderThermalReceiptHtml } from '../../shared/print/thermal-receipt-template';
 import type { PrintLayout } from '../../shared/ipc/contract-series-admin';
 
 /** This device's print choices (issue 12): the layout (A4 or the 80 mm roll) and the logo. */

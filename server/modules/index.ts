@@ -7,6 +7,8 @@ import { efacturaSpvRoutes } from './efactura-spv/routes';
 import { importsRoutes } from './imports/routes';
 import { accountingRoutes } from './accounting/routes';
 import { stockRoutes } from './stock/routes';
+import { documentsPdfRoutes } from './documents-pdf/routes';
+import { invoiceEmailRoutes } from './invoice-email/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes, ...documentsPdfRoutes, ...invoiceEmailRoutes];

@@ -2,6 +2,7 @@ import type { Storage } from '../db/connect';
 import type { Clock } from './clock';
 import type { KeyStore } from './auth';
 import type { RateLimits, RateLimitStore } from './rate-limit';
+import type { PdfRenderer } from '../modules/documents-pdf/pdf-renderer';
 import type { AccessTokenSource, AnafOAuthConfig, EfacturaClient, EfacturaEnvironment, PublicDataClient } from '../anaf/index';
 
 /**
@@ -35,4 +36,9 @@ export interface Services {
   /** Base of `doc_url` in errors. */
   docBase: string;
   anaf?: AnafServices;
+  /**
+   * Prints HTML to PDF (GET /invoices/{id}/pdf, e-mailed invoices): headless Chromium by default,
+   * Electron's printToPDF when the desktop embeds the service; null when PDFs are turned off (501).
+   */
+  pdf?: PdfRenderer | null;
 }

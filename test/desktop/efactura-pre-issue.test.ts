@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { renderInvoiceHtml } from '../../renderer/print/invoice-template';
+import { renderInvoiceHtml } from '../../shared/print/invoice-template';
 import { invoiceForPrint } from '../../renderer/print/adapters';
-import { sellerFor } from '../../renderer/print/seller-from-profile';
+import { sellerFor } from '../../shared/print/seller-from-profile';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { cuiControlDigit } from '../../shared/ro/cui';

@@ -8,8 +8,8 @@ import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { formatBani } from '../../renderer/lib/format';
-import { renderThermalInvoiceHtml } from '../../renderer/print/thermal-invoice-template';
-import { renderThermalReceiptHtml } from '../../renderer/print/thermal-receipt-template';
+import { renderThermalInvoiceHtml } from '../../shared/print/thermal-invoice-template';
+import { renderThermalReceiptHtml } from '../../shared/print/thermal-receipt-template';
 import { launchChromium, pdfPagePng, pdfPages, pdfText, squash } from './support/browser';
 import { makeInvoice, makeReceipt, SELLER, type LineSpec } from './support/documents';
 

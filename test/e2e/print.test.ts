@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toBani } from '../../shared/money';
 import { amountInWords } from '../../shared/ro/amount-in-words';
 import { formatBani } from '../../renderer/lib/format';
-import { renderInvoiceHtml } from '../../renderer/print/invoice-template';
+import { renderInvoiceHtml } from '../../shared/print/invoice-template';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
-import { renderReceiptHtml, splitReceiptNumber } from '../../renderer/print/receipt-template';
+import { renderReceiptHtml, splitReceiptNumber } from '../../shared/print/receipt-template';
 import { launchChromium, pdfPagePng, pdfPages, pdfText, squash } from './support/browser';
 import { makeInvoice, makeReceipt, SELLER, type LineSpec } from './support/documents';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zInvoice } from '../../shared/schemas/invoice';
-import { renderInvoiceHtml } from '../../renderer/print/invoice-template';
+import { renderInvoiceHtml } from '../../shared/print/invoice-template';
 import { PDF_OPTIONS } from '../../shared/print/pdf-layout';
 import { DIALECTS } from '../support/storage';
 import { startTestServer, type TestServer } from '../support/server';

@@ -45,6 +45,7 @@ const COVERED = [
   'getProductImport', 'previewProductImport', 'commitProductImport',
   'getClientImport', 'previewClientImport', 'commitClientImport',
   'getWarehouse', 'updateWarehouse', 'getNir',
+  'getInvoicePdf', 'getReceiptPdf', 'sendInvoiceByEmail', 'listInvoiceEmails',
 ] as const;
 
 /** Per-company resources without an id in the path, proved by their own test below. */
@@ -364,6 +365,21 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
       paths: (id) => [`/efactura/submissions/${id}`],
       methods: ['GET'],
       lists: ['/efactura/submissions'],
+    });
+  });
+
+  it('isolates the PDFs of an invoice and a receipt, sending an invoice by e-mail and its e-mail log', async () => {
+    const issued = async (key: string) => (await invoice(await asFirm(key))).id;
+    await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/invoices/${id}/pdf`, witness: (id) => [`/invoices/${id}`], ownerStatus: 200 });
+    await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/invoices/${id}/emails`, witness: (id) => [`/invoices/${id}`], ownerStatus: 200 });
+    await expectActionIsolated({
+      create: async (key) => (await created(key, '/receipts', { client_name: 'Trecător', amount: 15 })).id,
+      method: 'GET', path: (id) => `/receipts/${id}/pdf`, witness: (id) => [`/receipts/${id}`], ownerStatus: 200,
+    });
+    // The owner has no mail server set: 409 smtp_not_configured, past the invoice's tenancy check (a stranger gets 404).
+    await expectActionIsolated({
+      create: issued, method: 'POST', path: (id) => `/invoices/${id}/send`, body: { to: 'contabil@client.test' },
+      witness: (id) => [`/invoices/${id}`, `/invoices/${id}/emails`], ownerStatus: 409,
     });
   });
 

@@ -5,6 +5,7 @@ import type { Db } from '../../../server/db/types';
 import { anafServicesFromEnv } from '../../../server/modules/efactura-spv/anaf-services';
 import { systemClock } from '../../../server/platform/clock';
 import type { AnafServices } from '../../../server/platform/services';
+import type { PdfRenderer } from '../../../server/modules/documents-pdf/pdf-renderer';
 import { startServer, type RunningServer } from '../../../server/serve';
 
 export const SERVICE_FOLDER = 'service';
@@ -29,6 +30,8 @@ export interface EmbeddedServiceOptions {
   env: NodeJS.ProcessEnv;
   /** better-sqlite3 built for Electron's ABI. */
   nativeBinding?: string;
+  /** Electron's printToPDF for the service's PDFs; without it, the service's own (Chromium at CHROMIUM_PATH). */
+  pdfRenderer?: PdfRenderer;
 }
 
 export interface Listening {
@@ -109,7 +112,10 @@ export class EmbeddedService {
     // startServer migrates; when it cannot listen (port taken) the storage it was lent is ours to close.
     let server: RunningServer;
     try {
-      server = await startServer(this.serviceEnv(wanted.port, wanted.host), { storage, extraServices: { anaf: this.anafServices() } });
+      server = await startServer(this.serviceEnv(wanted.port, wanted.host), {
+        storage,
+        extraServices: { anaf: this.anafServices(), ...(this.options.pdfRenderer ? { pdf: this.options.pdfRenderer } : {}) },
+      });
     } catch (error) {
       await storage.close().catch(() => undefined);
       throw error;

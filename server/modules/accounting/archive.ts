@@ -9,6 +9,9 @@ import { CHUNK, type Period } from './journal-source';
 import { firmOf, journalHtml } from './journal-files';
 import { cashRegisterHtml } from './cash-print';
 import { zipStream, type ZipEntry } from './zip-stream';
+import { invoicePrintable } from '../documents-pdf/document-html';
+import { PdfRendererUnavailable, type PdfRenderer } from '../documents-pdf/pdf-renderer';
+import { pdfDatedAt } from '../documents-pdf/render-pdf';
 
 /**
  * The monthly archive: one ZIP with every issued invoice as e-Factura XML (as sent to ANAF when it was
@@ -37,9 +40,13 @@ export const README_TEXT = [
   'registre/         jurnalul de vânzări, jurnalul de cumpărări, registrul de casă (HTML, de tipărit).',
   'index.csv, index.json  fiecare fișier din arhivă cu amprenta lui SHA-256.',
   '',
-  'PDF-urile facturilor emise NU sunt în arhivă: serviciul nu le poate genera (le tipărește aplicația de birou).',
-  '',
 ].join('\n');
+
+/** What the readme says of the invoices' PDFs: there when the service can print them, else why not. */
+export const README_PDF = {
+  included: 'Fiecare factură emisă are alături și PDF-ul ei (*.pdf), tipărit cu același șablon ca aplicația de birou.\n',
+  missing: 'PDF-urile facturilor emise NU sunt în arhivă: acest serviciu nu are configurat un motor de tipărire (le tipărește aplicația de birou).\n',
+};
 
 const safe = (text: string) => text.replace(/[^\w.-]+/g, '_');
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -57,13 +64,13 @@ export function monthPeriod(month: string): Period {
 }
 
 /** Every file of the archive but the index, each once, in a fixed order; `index` fills as they pass. */
-async function* documents(db: Db, companyId: string, month: string, index: IndexEntry[]): AsyncGenerator<ZipEntry> {
+async function* documents(db: Db, companyId: string, month: string, index: IndexEntry[], pdf: PdfRenderer | null): AsyncGenerator<ZipEntry> {
   const period = monthPeriod(month);
   const entry = (path: string, kind: string, data: Uint8Array, id: string | null = null, number: string | null = null): ZipEntry => {
     index.push({ path, kind, document_id: id, number, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
     return { name: path, data };
   };
-  yield entry('CITESTE-MA.txt', 'readme', utf8(README_TEXT));
+  yield entry('CITESTE-MA.txt', 'readme', utf8(`${README_TEXT}${pdf ? README_PDF.included : README_PDF.missing}`));
 
   let after: { date: string; id: string } | null = null;
   for (;;) {
@@ -89,6 +96,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         }
       }
       yield entry(`${name}.xml`, 'invoice_xml', utf8(xml), inv.id, inv.full_number);
+      if (pdf) yield await invoicePdfEntry(db, companyId, pdf, inv, name, entry);
       if (sent?.answer_zip) yield entry(`${name}.raspuns-anaf.zip`, 'anaf_answer', new Uint8Array(Buffer.from(sent.answer_zip, 'base64')), inv.id, inv.full_number);
     }
     if (invoices.length < CHUNK) break;
@@ -170,6 +178,20 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
   }
 }
 
+type Entry = (path: string, kind: string, data: Uint8Array, id?: string | null, number?: string | null) => ZipEntry;
+
+/** The invoice as the desktop prints it, dated with its issue date (the same bytes when made again); or why it is missing. */
+async function invoicePdfEntry(db: Db, companyId: string, pdf: PdfRenderer, inv: { id: string; full_number: string | null; issue_date: string }, name: string, entry: Entry): Promise<ZipEntry> {
+  try {
+    const { html } = await invoicePrintable(db, companyId, inv.id, 'ro');
+    return entry(`${name}.pdf`, 'invoice_pdf', new Uint8Array(pdfDatedAt(await pdf.render(html), inv.issue_date)), inv.id, inv.full_number);
+  } catch (err) {
+    // A printer that would not start must not lose the month's archive: the file says so instead.
+    if (!(err instanceof PdfRendererUnavailable)) throw err;
+    return entry(`${name}.pdf.eroare.txt`, 'invoice_pdf_error', utf8(`PDF-ul facturii ${inv.full_number ?? inv.id} nu a putut fi generat: ${err.detail}\n`), inv.id, inv.full_number);
+  }
+}
+
 const INDEX_COLUMNS = ['path', 'kind', 'document_id', 'number', 'bytes', 'sha256'] as const;
 
 function indexCsv(index: IndexEntry[]): string {
@@ -181,10 +203,10 @@ function indexCsv(index: IndexEntry[]): string {
 }
 
 /** The archive of `month` (`YYYY-MM`), streamed. The index comes last, once every file is known. */
-export function monthlyArchive(db: Db, companyId: string, month: string): Readable {
+export function monthlyArchive(db: Db, companyId: string, month: string, pdf: PdfRenderer | null = null): Readable {
   async function* all(): AsyncGenerator<ZipEntry> {
     const index: IndexEntry[] = [];
-    yield* documents(db, companyId, month, index);
+    yield* documents(db, companyId, month, index, pdf);
     yield { name: 'index.csv', data: utf8(indexCsv(index)) };
     yield { name: 'index.json', data: utf8(`${JSON.stringify({ month, files: index }, null, 2)}\n`) };
   }

@@ -58,15 +58,15 @@ export const getMonthlyArchive = defineRoute({
     'Our design. `month` is `YYYY-MM`. Every issued fiscal invoice and storno as e-Factura XML (as sent to ANAF when it was sent, else as it would be ' +
     'sent), ANAF\'s signed answer ZIP where there is one, every chitanță (JSON), every supplier bill as received (the SPV XML and ANAF\'s signature, or ' +
     'the data entered by hand), the VAT journals and the cash registers (HTML), and `index.csv`/`index.json` listing every other file with its size ' +
-    'and SHA-256. Made again from the same documents it is the same bytes (fixed entry times, fixed order). PDFs of the invoices are not included: the ' +
-    'service cannot render them (the desktop app prints them). Streamed.',
+    'and SHA-256. Made again from the same documents it is the same bytes (fixed entry times, fixed order; each PDF dated with its invoice\'s issue date). ' +
+    'Each invoice also as PDF, printed with the desktop app\'s template, when the service has a PDF renderer (else the readme says they are missing). Streamed.',
   tags: ['accounting'],
   scope: 'accounting:read',
   query: z.object({ month: zMonthParam }),
   response: z.unknown(),
   produces: 'application/zip',
   handler: async (ctx) =>
-    binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month), `arhiva-${ctx.query.month}.zip`),
+    binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month, ctx.services.pdf ?? null), `arhiva-${ctx.query.month}.zip`),
 });
 
 export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];

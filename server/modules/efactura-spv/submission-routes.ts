@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Db } from '../../db/types';
 import { toUblXml } from '../../efactura/index';
 import { binaryReply, defineRoute } from '../../platform/route';
 import { notFound } from '../../platform/errors';
@@ -27,18 +28,24 @@ const efacturaXml = defineRoute({
   produces: 'application/xml',
   errors: { resource_missing: 404, invoice_is_draft: 409, invoice_is_proforma: 409, efactura_invalid_invoice: 422 },
   handler: async (ctx) => {
-    const source = await loadInvoiceSource(ctx.db, ctx.companyId, ctx.params.id);
-    const sent = await ctx.db
-      .selectFrom('efactura_submissions')
-      .select('xml')
-      .where('company_id', '=', ctx.companyId)
-      .where('active_key', '=', activeKey(source.invoice.id, invoiceEnvironment(source.invoice.spv_environment)))
-      .executeTakeFirst();
-    const xml = sent?.xml ?? toUblXml(invoiceToDocument(source).document);
-    const name = (source.invoice.full_number ?? source.invoice.id).replace(/[^\w.-]+/g, '_');
-    return binaryReply('application/xml; charset=utf-8', xml, `${name}.xml`);
+    const { xml, filename } = await invoiceEfacturaXml(ctx.db, ctx.companyId, ctx.params.id);
+    return binaryReply('application/xml; charset=utf-8', xml, filename);
   },
 });
+
+/** The e-Factura XML of an issued invoice: as sent to ANAF once submitted, else built now (also e-mailed with the invoice). */
+export async function invoiceEfacturaXml(db: Db, companyId: string, id: string): Promise<{ xml: string; filename: string }> {
+  const source = await loadInvoiceSource(db, companyId, id);
+  const sent = await db
+    .selectFrom('efactura_submissions')
+    .select('xml')
+    .where('company_id', '=', companyId)
+    .where('active_key', '=', activeKey(source.invoice.id, invoiceEnvironment(source.invoice.spv_environment)))
+    .executeTakeFirst();
+  const xml = sent?.xml ?? toUblXml(invoiceToDocument(source).document);
+  const name = (source.invoice.full_number ?? source.invoice.id).replace(/[^\w.-]+/g, '_');
+  return { xml, filename: `${name}.xml` };
+}
 
 const sendToSpv = defineRoute({
   method: 'POST',

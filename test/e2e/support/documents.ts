@@ -2,7 +2,7 @@ import { fromBani, mulDivRound } from '../../../shared/money';
 import { computeTotals, fromMilli, percentToBp, toMilli } from '../../../shared/invoice-math';
 import type { Invoice, InvoiceLine, LineVatCategory } from '../../../shared/schemas/invoice';
 import type { Receipt } from '../../../shared/schemas/receipt';
-import type { Seller } from '../../../renderer/print/seller';
+import type { Seller } from '../../../shared/print/seller';
 
 /** Documents for the print tests, with every amount computed by shared/invoice-math like the app does. */
 

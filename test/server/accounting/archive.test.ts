@@ -5,6 +5,8 @@ import { DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
 import { issue, newClient, newFirm, newSeries, startInvoicingServer, type Firm } from '../invoicing/helpers';
 import { SELLER_PROFILE } from '../efactura-spv/helpers';
+import { pdfText } from '../documents-pdf/pdf-text';
+import { startTestServer } from '../../support/server';
 
 /**
  * The monthly archive: made twice from the same documents it is the same bytes; its index names every
@@ -80,7 +82,17 @@ describe.each(DIALECTS)('monthly archive (%s)', (dialect) => {
     expect(index.files.filter((f) => f.kind === 'receipt')).toHaveLength(1);
     expect(index.files.filter((f) => f.kind === 'supplier_bill_manual')).toHaveLength(1);
     expect(index.files.map((f) => f.kind)).toEqual(expect.arrayContaining(['sales_journal', 'purchase_journal', 'cash_register', 'readme']));
-    expect(new TextDecoder().decode(files['CITESTE-MA.txt']!)).toContain('PDF-urile facturilor emise NU sunt în arhivă');
+    // Each invoice also as the desktop prints it (issue 16): the service's renderer, the same template.
+    const pdfs = index.files.filter((f) => f.kind === 'invoice_pdf');
+    expect(pdfs.map((f) => f.document_id).sort()).toEqual([...invoiceIds].sort());
+    const first = pdfs.find((f) => f.document_id === invoiceIds[0])!;
+    expect(Buffer.from(files[first.path]!.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    const printed = pdfText(files[first.path]!);
+    expect(printed).toContain(SELLER_PROFILE.name);
+    expect(printed).toContain('02.10.2026');
+    // Dated with the invoice's issue date, not the moment it was printed: what keeps the archive the same bytes.
+    expect(Buffer.from(files[first.path]!).toString('latin1')).toContain('/CreationDate (D:20261002000000');
+    expect(new TextDecoder().decode(files['CITESTE-MA.txt']!)).toContain('are alături și PDF-ul ei');
   });
 
   it('a month with no documents: the readme, the empty registers and the index', async () => {
@@ -90,5 +102,26 @@ describe.each(DIALECTS)('monthly archive (%s)', (dialect) => {
     expect(new TextDecoder().decode(files['registre/jurnal-vanzari.html']!)).toContain('Niciun document în această perioadă.');
     const bad = await firm.call('GET', '/accounting/archive?month=2026-13');
     expect(bad.status).toBe(422);
+  });
+});
+
+describe('monthly archive without a PDF renderer', () => {
+  it('holds the XML and says in its readme why the PDFs are missing', async () => {
+    const server = await startTestServer('sqlite', { extraServices: { pdf: null } });
+    try {
+      const firm = await newFirm(server);
+      await firm.ok('PUT', '/company/profile', { ...SELLER_PROFILE, vat_payer: true });
+      const client = await newClient(firm);
+      const series = await newSeries(firm);
+      await issue(firm, { client_id: client.id, series_id: series.id, issue_date: '2026-10-02' });
+      const res = await fetch(`${server.base}/accounting/archive?month=2026-10`, { headers: { authorization: `Bearer ${firm.key}` } });
+      expect(res.status).toBe(200);
+      const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      expect(Object.keys(files).filter((p) => p.endsWith('.pdf'))).toEqual([]);
+      expect(Object.keys(files).filter((p) => p.endsWith('.xml'))).toHaveLength(1);
+      expect(new TextDecoder().decode(files['CITESTE-MA.txt']!)).toContain('PDF-urile facturilor emise NU sunt în arhivă');
+    } finally {
+      await server.close();
+    }
   });
 });

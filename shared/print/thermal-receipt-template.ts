@@ -1,7 +1,7 @@
-import { toBani } from '../../shared/money';
-import { taxCodeAsWritten } from '../../shared/ro/cui';
-import type { Receipt } from '../../shared/schemas/receipt';
-import { formatBani, formatDate, formatRate } from '../lib/format';
+import { toBani } from '../money';
+import { taxCodeAsWritten } from '../ro/cui';
+import type { Receipt } from '../schemas/receipt';
+import { formatBani, formatDate, formatRate } from '../format';
 import { esc, htmlDocument, joinPresent } from './html';
 import { printLabels } from './labels';
 import { receiptAmountWords, representing, splitReceiptNumber, type ReceiptPrintOptions } from './receipt-template';

@@ -1,8 +1,8 @@
-import type { Invoice } from '../../shared/schemas/invoice';
-import { taxCodeAsWritten } from '../../shared/ro/cui';
-import { formatIban } from '../../shared/ro/iban';
-import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } from '../lib/format';
-import { percentToBp, storedBreakdownCategory } from '../../shared/invoice-math';
+import type { Invoice } from '../schemas/invoice';
+import { taxCodeAsWritten } from '../ro/cui';
+import { formatIban } from '../ro/iban';
+import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } from '../format';
+import { percentToBp, storedBreakdownCategory } from '../invoice-math';
 import { esc, htmlDocument, joinPresent } from './html';
 import {
   amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,

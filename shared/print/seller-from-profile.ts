@@ -1,5 +1,5 @@
-import type { SellerSnapshot } from '../../shared/schemas/invoice';
-import { countyName } from '../lib/counties';
+import type { SellerSnapshot } from '../schemas/invoice';
+import { countyName } from '../ro/counties';
 import type { Seller } from './seller';
 
 /**

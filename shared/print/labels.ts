@@ -1,25 +1,37 @@
-import { translate, type Language, type MessageKey, type Vars } from '../i18n';
 import { esc } from './html';
+import { PRINT_MESSAGES_EN, PRINT_MESSAGES_RO, type PrintMessageKey } from './print-messages';
 
 /**
  * Labels of the printed documents. Romanian documents are Romanian (Legea 500/2004 on the use of
  * the language); a document for a foreign buyer (`language` = 'en') keeps the Romanian label and adds
  * the English one beside it, in italics, which is how bilingual Romanian invoices are usually set.
+ * The words are shared/print's own (print-messages.ts), so the desktop and the service print alike.
  */
+export type Language = 'ro' | 'en';
+export type Vars = Readonly<Record<string, string | number>>;
+
 export interface PrintLabels {
   /** Escaped HTML: the Romanian label, and the English one after a slash when bilingual. */
-  html(key: MessageKey, vars?: Vars): string;
+  html(key: PrintMessageKey, vars?: Vars): string;
   /** Plain Romanian text (for attributes and the title). */
-  text(key: MessageKey, vars?: Vars): string;
+  text(key: PrintMessageKey, vars?: Vars): string;
   bilingual: boolean;
+}
+
+const DICTIONARIES: Readonly<Record<Language, { readonly [K in PrintMessageKey]: string }>> = { ro: PRINT_MESSAGES_RO, en: PRINT_MESSAGES_EN };
+
+/** Fills `{name}` placeholders like the renderer's translate; a placeholder with no value stays visible. */
+function translate(language: Language, key: PrintMessageKey, vars?: Vars): string {
+  const template = DICTIONARIES[language][key];
+  if (!vars) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
 
 export function printLabels(language: string | null | undefined): PrintLabels {
   const bilingual = language === 'en';
-  const lang: Language = 'ro';
   return {
     bilingual,
-    text: (key, vars) => translate(lang, key, vars),
+    text: (key, vars) => translate('ro', key, vars),
     html: (key, vars) => {
       const roText = esc(translate('ro', key, vars));
       if (!bilingual) return roText;
@@ -30,7 +42,4 @@ export function printLabels(language: string | null | undefined): PrintLabels {
   };
 }
 
-/** The PDF page layout and footer live in shared/print: Electron's printToPDF (main) uses them too. */
-export { PDF_OPTIONS, PRINT_FOOTER_TEMPLATE } from '../../shared/print/pdf-layout';
-
-export type { Language };
+export { PDF_OPTIONS, PRINT_FOOTER_TEMPLATE } from './pdf-layout';

@@ -1,7 +1,7 @@
-import { mulDivRound, toBani, type Bani } from '../../shared/money';
-import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli } from '../../shared/invoice-math';
-import type { Invoice, InvoiceLine } from '../../shared/schemas/invoice';
-import { formatBani, formatDate, formatScaled, formatPercent, formatQuantity, formatRate } from '../lib/format';
+import { mulDivRound, toBani, type Bani } from '../money';
+import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli } from '../invoice-math';
+import type { Invoice, InvoiceLine } from '../schemas/invoice';
+import { formatBani, formatDate, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
 import { partyBlock } from './party';

@@ -1,10 +1,10 @@
-import { mulDivRound, toBani } from '../../shared/money';
-import { amountInWords } from '../../shared/ro/amount-in-words';
-import type { Receipt } from '../../shared/schemas/receipt';
-import { formatBani, formatDate, formatRate } from '../lib/format';
+import { mulDivRound, toBani } from '../money';
+import { amountInWords } from '../ro/amount-in-words';
+import type { Receipt } from '../schemas/receipt';
+import { formatBani, formatDate, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument, joinPresent } from './html';
 import { printLabels, type PrintLabels } from './labels';
-import { taxCodeAsWritten } from '../../shared/ro/cui';
+import { taxCodeAsWritten } from '../ro/cui';
 import { zSeller, type Seller } from './seller';
 
 /** The payer's identification, which the receipt row carries only as `client.name`. */

@@ -1,6 +1,6 @@
-import { taxCodeAsWritten } from '../../shared/ro/cui';
-import { formatIban } from '../../shared/ro/iban';
-import { formatBani } from '../lib/format';
+import { taxCodeAsWritten } from '../ro/cui';
+import { formatIban } from '../ro/iban';
+import { formatBani } from '../format';
 import { esc, joinPresent } from './html';
 import type { PrintLabels } from './labels';
 

@@ -1,7 +1,7 @@
 /** Small helpers for building the print documents as strings (no DOM: they also run in Node tests). */
 
 /** Escapes text for an HTML element or a quoted attribute. Every value from data passes through it. */
-import { escapeHtml as esc } from '../../shared/print/pdf-layout';
+import { escapeHtml as esc } from './pdf-layout';
 
 export { esc };
 
