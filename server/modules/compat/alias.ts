@@ -12,7 +12,7 @@ import { fieldsFromZod } from '../../platform/zod-fields';
  * primary; docs/contazen-compatibility.md lists every alias.
  */
 
-/** Operation id of an alias → the operation id of the route it repeats (same handler, same params). */
+/** Operation id of an alias → the operation id of the route it repeats (same handler, same params), an alias's alias included. */
 export const ALIAS_OF = new Map<string, string>();
 
 export interface AliasNames {
@@ -24,7 +24,7 @@ export interface AliasNames {
 
 /** `route` again, under another name. Its path must name the same parameters as the original's. */
 export function aliasOf(route: AnyRoute, names: AliasNames): AnyRoute {
-  ALIAS_OF.set(names.operationId, route.operationId);
+  ALIAS_OF.set(names.operationId, ALIAS_OF.get(route.operationId) ?? route.operationId);
   return {
     ...route,
     method: names.method ?? route.method,
