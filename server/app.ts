@@ -14,6 +14,7 @@ import { clientErrorHandler, registerJsonParser } from './platform/input-guards'
 import { DEFAULT_CONNECTION_LIMITS, resolveConnectionLimits, type ConnectionLimits } from './platform/connection-limits';
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
+import { readEmptyArrayBodyAsObject } from './modules/compat/empty-body';
 
 export interface AppOptions {
   storage: Storage;
@@ -158,6 +159,7 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     return reply.code(204).send();
   });
 
+  readEmptyArrayBodyAsObject(app);
   const routes = options.routes ?? allRoutes;
   for (const route of routes) registerRoute(app, services, route);
 

@@ -213,3 +213,27 @@ describe.each(DIALECTS)('Contazen SDK routes on %s', (dialect) => {
     expect(count).toHaveLength(1);
   });
 });
+
+describe.each(DIALECTS)('a PHP client\'s empty body on %s', (dialect) => {
+  let env: Env;
+  let f: Firm;
+  beforeAll(async () => {
+    env = await startEnv(dialect);
+    f = await firm(env);
+  }, 60_000);
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('reads `[]` (json_encode of an empty PHP array) as `{}`, and still refuses any other array', async () => {
+    const inv = await invoice(f);
+    const copy = await f.call('POST', `/invoices/${inv.id}/duplicate`, []);
+    expect(copy.status, copy.text).toBe(201);
+    const stored = await env.server.storage.db.selectFrom('invoices').select('status').where('id', '=', copy.body.data.id).executeTakeFirstOrThrow();
+    expect(stored.status).toBe('draft');
+    expect((await f.call('POST', `/efactura/submit/${inv.id}`, [])).status).toBe(200);
+    expect(await env.server.storage.db.selectFrom('efactura_submissions').select('id').where('invoice_id', '=', inv.id).execute()).toHaveLength(1);
+    expectError(await f.call('POST', `/invoices/${inv.id}/duplicate`, [1]), 422, 'validation_error');
+    expectError(await f.call('POST', '/clients', []), 422, 'validation_error');
+  });
+});
