@@ -308,7 +308,29 @@ const efacturaInvoiceHistory = defineRoute({
   },
 });
 
+/** ANAF's OAuth grant serves its test and production e-Factura APIs alike: one link per company, whatever environment is named. */
+const zOAuthEnvironment = z.object({ environment: z.enum(['test', 'prod', 'production', 'live']).optional() });
+const ONE_LINK = 'The `environment` Contazen\'s SDK sends is accepted and changes nothing: ANAF\'s grant serves its test and production APIs alike, so a company has one link.';
+
+const initializeOAuth = defineRoute({
+  method: 'POST', path: '/efactura/oauth/initialize', operationId: 'initializeEfacturaOAuth', summary: 'Start linking the company with ANAF (OAuth)',
+  description: `Contazen's \`POST /efactura/oauth/initialize\`: \`GET /efactura/oauth/authorize-url\`. ${ONE_LINK}`,
+  tags: ['efactura', 'compat'], scope: 'efactura:write', body: zOAuthEnvironment, response: route('getEfacturaAuthorizeUrl').response,
+  errors: route('getEfacturaAuthorizeUrl').errors,
+  handler: async (ctx) => callRoute(route('getEfacturaAuthorizeUrl'), ctx),
+});
+
+const revokeOAuth = defineRoute({
+  method: 'POST', path: '/efactura/oauth/revoke', operationId: 'revokeEfacturaOAuth', summary: 'Unlink the company from ANAF',
+  description: `Contazen's \`POST /efactura/oauth/revoke\`: \`DELETE /efactura/oauth\`. ${ONE_LINK}`,
+  tags: ['efactura', 'compat'], scope: 'efactura:write', body: zOAuthEnvironment, response: route('deleteEfacturaOAuth').response, envelope: 'top',
+  errors: route('deleteEfacturaOAuth').errors,
+  handler: async (ctx) => callRoute(route('deleteEfacturaOAuth'), ctx),
+});
+
 const efacturaAliases: AnyRoute[] = [
+  initializeOAuth,
+  revokeOAuth,
   aliasOf(route('sendInvoiceToSpv'), { path: '/efactura/submit/:id', operationId: 'submitEfacturaCompat' }),
   aliasOf(route('sendInvoiceToSpv'), {
     path: '/efactura/retry/:id', operationId: 'retryEfacturaCompat',

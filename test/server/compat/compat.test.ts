@@ -212,6 +212,21 @@ describe.each(DIALECTS)('Contazen SDK routes on %s', (dialect) => {
     const count = await db().selectFrom('efactura_submissions').select('id').where('invoice_id', '=', inv.id).execute();
     expect(count).toHaveLength(1);
   });
+
+  it('starts and revokes the ANAF link under Contazen\'s OAuth names', async () => {
+    const other = await firm(env, { link: false });
+    const started = await other.ok('POST', '/efactura/oauth/initialize', { environment: 'test' });
+    expect(started.body.data.authorize_url).toContain(started.body.data.state);
+    const state = await db().selectFrom('anaf_oauth_states').select('company_id').where('state', '=', started.body.data.state).executeTakeFirstOrThrow();
+    expect(state.company_id).toBe(other.companyId);
+    const linkedBefore = await db().selectFrom('anaf_oauth_tokens').select('company_id').where('company_id', '=', f.companyId).execute();
+    expect(linkedBefore).toHaveLength(1);
+    const revoked = await f.ok('POST', '/efactura/oauth/revoke', { environment: 'test' });
+    expect(revoked.body).toMatchObject({ success: true, object: 'efactura_oauth', deleted: true });
+    expect(await db().selectFrom('anaf_oauth_tokens').select('company_id').where('company_id', '=', f.companyId).execute()).toHaveLength(0);
+    expectError(await f.call('POST', '/efactura/oauth/revoke', {}), 404, 'resource_missing');
+    expect(expectError(await f.call('POST', '/efactura/oauth/initialize', { environment: 'staging' }), 422, 'validation_error').fields).toHaveProperty('environment');
+  });
 });
 
 describe.each(DIALECTS)('a PHP client\'s empty body on %s', (dialect) => {
