@@ -147,6 +147,7 @@ const STANDARD_ERRORS: Record<string, number> = {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   meta: 'The key itself and this document.',
   work_points: 'Work points (branches) of the company; a key reaches all of them.',
+  compat: 'Other names for routes of this API, for clients written for Contazen\'s API (its official SDK); the table is docs/contazen-compatibility.md.',
 };
 
 function successBody(route: AnyRoute, components: Components, context: string): JsonSchema {
