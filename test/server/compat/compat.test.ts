@@ -82,6 +82,9 @@ describe.each(DIALECTS)('Contazen SDK routes on %s', (dialect) => {
     const draft = await invoice(f, { is_draft: true });
     await data('PATCH', `/invoices/${draft.id}`, { observations: 'prin PATCH' });
     expect((await db().selectFrom('invoices').select('observations').where('id', '=', draft.id).executeTakeFirstOrThrow()).observations).toBe('prin PATCH');
+    await data('PATCH', '/company/profile', { phone: '+40 264 999 999' });
+    const profile = await db().selectFrom('company_profiles').select(['phone', 'city']).where('company_id', '=', f.companyId).executeTakeFirstOrThrow();
+    expect(profile).toEqual({ phone: '+40 264 999 999', city: 'Cluj-Napoca' });
   });
 
   it('records payments under the invoice, lists them as an array, and pays what is due with /pay', async () => {
