@@ -15,6 +15,7 @@ import { DEFAULT_CONNECTION_LIMITS, resolveConnectionLimits, type ConnectionLimi
 import type { Services } from './platform/services';
 import { allRoutes } from './modules/index';
 import { pdfRendererFromEnv } from './modules/documents-pdf/chromium-renderer';
+import { readEmptyArrayBodyAsObject } from './modules/compat/empty-body';
 
 export interface AppOptions {
   storage: Storage;
@@ -165,6 +166,7 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
     return reply.code(204).send();
   });
 
+  readEmptyArrayBodyAsObject(app);
   const routes = options.routes ?? allRoutes;
   for (const route of routes) registerRoute(app, services, route);
 

@@ -8,12 +8,13 @@ import type { ImportsTables } from '../modules/imports/tables';
 import type { AccountingTables } from '../modules/accounting/tables';
 import type { StockTables } from '../modules/stock/tables';
 import type { InvoiceEmailTables } from '../modules/invoice-email/tables';
+import type { CompatTables } from '../modules/compat/tables';
 
 /**
  * Every table of the service. Each module declares its own tables beside its code, so that one
  * Kysely type covers every query.
  */
-export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables, AccountingTables, StockTables, InvoiceEmailTables {}
+export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables, AccountingTables, StockTables, InvoiceEmailTables, CompatTables {}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';

@@ -9,6 +9,16 @@ import { accountingRoutes } from './accounting/routes';
 import { stockRoutes } from './stock/routes';
 import { documentsPdfRoutes } from './documents-pdf/routes';
 import { invoiceEmailRoutes } from './invoice-email/routes';
+import { compatRoutes } from './compat/routes';
+import { patchTwins } from './compat/alias';
 
-/** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes, ...documentsPdfRoutes, ...invoiceEmailRoutes];
+const moduleRoutes: AnyRoute[] = [
+  ...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes,
+  ...documentsPdfRoutes, ...invoiceEmailRoutes, ...compatRoutes,
+];
+
+/**
+ * Every route of the service, module by module, and a `PATCH` twin of every `PUT` (Contazen's SDK
+ * updates with PATCH; our PUTs already change only the members sent): see server/modules/compat/alias.ts.
+ */
+export const allRoutes: AnyRoute[] = [...moduleRoutes, ...patchTwins(moduleRoutes)];

@@ -147,6 +147,7 @@ const STANDARD_ERRORS: Record<string, number> = {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   meta: 'The key itself and this document.',
   work_points: 'Work points (branches) of the company; a key reaches all of them.',
+  compat: 'Other names for routes of this API, for clients written for Contazen\'s API (its official SDK); the table is docs/contazen-compatibility.md.',
 };
 
 function successBody(route: AnyRoute, components: Components, context: string): JsonSchema {
@@ -277,6 +278,9 @@ function operation(route: AnyRoute, components: Components) {
 }
 
 /** The OpenAPI 3.1 document, generated from the very schemas the routes validate with. */
+/** The version of the OpenAPI document (and of the API it describes), also answered by GET /version. */
+export const OPENAPI_VERSION = '1.2.0';
+
 export function buildOpenApi(routes: readonly AnyRoute[]) {
   const components = new Components();
   const paths: Record<string, Record<string, unknown>> = {};
@@ -313,7 +317,7 @@ export function buildOpenApi(routes: readonly AnyRoute[]) {
     openapi: '3.1.0',
     info: {
       title: 'Tejghea Invoicing Service API',
-      version: '1.2.0',
+      version: OPENAPI_VERSION,
       description:
         'Invoicing Service API v1 as implemented by Tejghea. Parts the contract marks "not shown" are our design; see docs/api-decisions.md.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },

@@ -129,10 +129,13 @@ describe.each(DIALECTS)('every input gets the envelope on %s', (dialect) => {
 
   it('null, an array or a string where an object belongs is 422', async () => {
     const before = await count('clients');
-    for (const body of ['null', '[]', '[{"name":"A"}]', '"A"', '12']) {
+    for (const body of ['null', '[{"name":"A"}]', '"A"', '12']) {
       const error = expectEnvelope(await server.api(key, 'POST', '/clients', body), 422, 'validation_error');
       expect(error.fields).toHaveProperty('(body)');
     }
+    // An empty array is PHP's empty object (json_encode([])), read as {} (issue 18): here, a client without a name.
+    const empty = expectEnvelope(await server.api(key, 'POST', '/clients', '[]'), 422, 'validation_error');
+    expect(empty.fields).toHaveProperty('name');
     expect(await count('clients')).toBe(before);
   });
 

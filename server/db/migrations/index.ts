@@ -11,6 +11,7 @@ import { importsMigrations } from '../../modules/imports/migrations';
 import { accountingMigrations } from '../../modules/accounting/migrations';
 import { stockMigrations } from '../../modules/stock/migrations';
 import { invoiceEmailMigrations } from '../../modules/invoice-email/migrations';
+import { compatMigrations } from '../../modules/compat/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -18,7 +19,7 @@ export interface MigrationModule {
 
 /**
  * The known migrations. Kysely runs them in name order, so each module names its own with its range:
- * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519.
+ * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519, compat 0810-0819.
  * The service refuses to start when the database has applied a migration not in this list.
  */
 export const migrations: Record<string, MigrationModule> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...accountingMigrations,
   ...stockMigrations,
   ...invoiceEmailMigrations,
+  ...compatMigrations,
 };

@@ -233,14 +233,14 @@ const updateInvoice = defineRoute({
 });
 
 /** The draft's stored buyer is a walk-in's (it then has no client to snapshot at issue). */
-function storedWalkIn(buyerJson: string | null): boolean {
+export function storedWalkIn(buyerJson: string | null): boolean {
   if (!buyerJson) return false;
   const parsed = zPartySnapshot.safeParse(JSON.parse(buyerJson));
   return parsed.success && isWalkInBuyer(parsed.data);
 }
 
 /** The stored lines of a draft as wire input, so a PUT without `items` re-prices them with the new header. */
-async function currentItems(trx: Parameters<typeof findInvoice>[0], invoiceId: string) {
+export async function currentItems(trx: Parameters<typeof findInvoice>[0], invoiceId: string) {
   const rows = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoiceId).orderBy('position').execute();
   return rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity: Number(r.quantity_milli) / 1000, unit: r.unit,
