@@ -7,12 +7,13 @@ import type { EfacturaSpvTables } from '../modules/efactura-spv/tables';
 import type { ImportsTables } from '../modules/imports/tables';
 import type { AccountingTables } from '../modules/accounting/tables';
 import type { StockTables } from '../modules/stock/tables';
+import type { WebhooksTables } from '../modules/webhooks/tables';
 
 /**
  * Every table of the service. Each module declares its own tables beside its code, so that one
  * Kysely type covers every query.
  */
-export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables, AccountingTables, StockTables {}
+export interface Database extends PlatformTables, CatalogTables, InvoicingTables, ExpensesTables, EfacturaSpvTables, ImportsTables, AccountingTables, StockTables, WebhooksTables {}
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';

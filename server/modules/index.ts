@@ -7,6 +7,7 @@ import { efacturaSpvRoutes } from './efactura-spv/routes';
 import { importsRoutes } from './imports/routes';
 import { accountingRoutes } from './accounting/routes';
 import { stockRoutes } from './stock/routes';
+import { webhooksRoutes } from './webhooks/routes';
 
 /** Every route of the service, module by module. */
-export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes];
+export const allRoutes: AnyRoute[] = [...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes, ...webhooksRoutes];

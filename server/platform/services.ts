@@ -2,6 +2,7 @@ import type { Storage } from '../db/connect';
 import type { Clock } from './clock';
 import type { KeyStore } from './auth';
 import type { RateLimits, RateLimitStore } from './rate-limit';
+import type { WebhookSettings } from '../modules/webhooks/sender';
 import type { AccessTokenSource, AnafOAuthConfig, EfacturaClient, EfacturaEnvironment, PublicDataClient } from '../anaf/index';
 
 /**
@@ -35,4 +36,6 @@ export interface Services {
   /** Base of `doc_url` in errors. */
   docBase: string;
   anaf?: AnafServices;
+  /** How webhooks are posted (timeout, private addresses); defaults when absent. */
+  webhooks?: WebhookSettings;
 }

@@ -10,6 +10,7 @@ import { efacturaSpvMigrations } from '../../modules/efactura-spv/migrations';
 import { importsMigrations } from '../../modules/imports/migrations';
 import { accountingMigrations } from '../../modules/accounting/migrations';
 import { stockMigrations } from '../../modules/stock/migrations';
+import { webhooksMigrations } from '../../modules/webhooks/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -32,4 +33,5 @@ export const migrations: Record<string, MigrationModule> = {
   ...importsMigrations,
   ...accountingMigrations,
   ...stockMigrations,
+  ...webhooksMigrations,
 };
