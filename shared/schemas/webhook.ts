@@ -45,6 +45,8 @@ export const zWebhookEndpointCreate = z
     active: z.boolean().optional(),
     is_active: z.boolean().optional(),
     description: z.string().trim().max(500).nullable().optional(),
+    /** The SDK adds its configured firm; accepted only when it names the key's own company. */
+    firm_id: z.string().max(64).optional(),
   })
   .strict();
 

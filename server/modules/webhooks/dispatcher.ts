@@ -13,6 +13,8 @@ export const RETRY_DELAYS = [60, 5 * 60, 30 * 60, 2 * 3600, 12 * 3600] as const;
 
 /** A worker holds a due delivery this long (longer than any attempt) before another may take it. */
 const LEASE_SECONDS = 120;
+/** Finished deliveries, and the events nobody needs any more, are kept this long (the delivery log). */
+export const KEEP_SECONDS = 30 * 86400;
 const BATCH = 100;
 
 /** What the dispatcher needs: the database and how to post. */
@@ -167,5 +169,25 @@ export async function dispatchWebhooks(services: WebhookWorkerServices, now: num
     if (done.status === 'succeeded') report.succeeded += 1;
     else report.failed += 1;
   }
+  await prune(db, now);
   return report;
+}
+
+let lastPruneAt = Number.NEGATIVE_INFINITY;
+
+/**
+ * Forgets finished deliveries older than {@link KEEP_SECONDS}, then the dispatched events no delivery
+ * names; at most once an hour of this process (the passes run every few seconds).
+ */
+async function prune(db: Db, now: number): Promise<void> {
+  if (Math.abs(now - lastPruneAt) < 3600) return;
+  lastPruneAt = now;
+  const before = now - KEEP_SECONDS;
+  await db.deleteFrom('webhook_deliveries').where('status', 'in', ['succeeded', 'failed']).where('updated_at', '<', before).execute();
+  await db
+    .deleteFrom('webhook_events')
+    .where('dispatched', '=', 1)
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('webhook_deliveries.id').whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id'))))
+    .execute();
 }

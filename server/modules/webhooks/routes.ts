@@ -77,6 +77,9 @@ const createWebhook = defineRoute({
   body: zWebhookEndpointCreate, response: zWebhookEndpoint, errors: { webhook_limit_reached: 409 },
   handler: async (ctx) => {
     const b = ctx.body;
+    if (b.firm_id !== undefined && b.firm_id !== ctx.companyId) {
+      throw validationFailed({ firm_id: 'A key registers webhooks of its own company only.|O cheie înregistrează webhook-uri numai pentru propria firmă.' });
+    }
     checkUrl(b.url, (ctx.services.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).blockPrivateAddresses);
     const count = await ctx.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', ctx.companyId).executeTakeFirst();
     if (Number(count?.n ?? 0) >= MAX_ENDPOINTS) {

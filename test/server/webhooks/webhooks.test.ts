@@ -66,13 +66,17 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     for (const bad of [
       { url: 'ftp://shop.example.ro/x' }, { url: 'file:///etc/passwd' }, { url: 'not a url' }, { url: 'https://u:p@shop.example.ro/' },
       { url: 'https://shop.example.ro/', events: ['invoice.exploded'] }, { url: 'https://shop.example.ro/', events: [] },
-      { url: 'https://shop.example.ro/', secret_code: 'x' },
+      { url: 'https://shop.example.ro/', secret_code: 'x' }, { url: 'https://shop.example.ro/', secret: 'chosen-by-caller' },
+      { url: 'https://shop.example.ro/', firm_id: 'cmp_someone_else' },
     ]) {
       const refused = await firm.call('POST', '/webhooks', bad);
       expectError(refused, 422, 'validation_error');
     }
     expectError(await firm.call('GET', '/webhooks/wh_nothing'), 404, 'resource_missing');
 
+    // The SDK's create, with its configured firm: accepted when it is the key's own.
+    const sdk = await firm.call('POST', '/webhooks', { url: 'https://erp.example.ro/in', events: ['*'], active: true, firm_id: firm.companyId });
+    expect(sdk.status, sdk.text).toBe(201);
     const deleted = await firm.call('DELETE', `/webhooks/${created.id}`);
     expect(deleted.body).toMatchObject({ success: true, object: 'webhook_endpoint', id: created.id, deleted: true });
     expectError(await firm.call('GET', `/webhooks/${created.id}`), 404, 'resource_missing');
@@ -114,6 +118,15 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     const sdkLog = await firm.ok('GET', `/webhooks/${hook.id}/logs?status=success&page=1&per_page=50`);
     expect(sdkLog.data.map((d: { id: string }) => d.id)).toEqual([log.data[0].id]);
     expect((await firm.ok('GET', `/webhooks/${hook.id}/logs?status=failed`)).data).toHaveLength(0);
+
+    // 30 days on, the finished delivery and its event are forgotten.
+    server.clock.advance(29 * 86400);
+    await dispatch();
+    expect((await firm.ok('GET', `/webhooks/${hook.id}/deliveries`)).data).toHaveLength(1);
+    server.clock.advance(2 * 86400);
+    await dispatch();
+    expect((await firm.ok('GET', `/webhooks/${hook.id}/deliveries`)).data).toHaveLength(0);
+    expect(await server.storage.db.selectFrom('webhook_events').select('id').where('id', '=', body.id).execute()).toHaveLength(0);
   });
 
   it('sends the invoice events of its life, in order, only those subscribed', async () => {
