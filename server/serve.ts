@@ -8,6 +8,8 @@ import { CONNECTION_LIMIT_ENV, type ConnectionLimits } from './platform/connecti
 import { pdfRendererFromEnv } from './modules/documents-pdf/chromium-renderer';
 import { anafServicesFromEnv } from './modules/efactura-spv/anaf-services';
 import { pollSubmissions } from './modules/efactura-spv/submissions';
+import { dispatchWebhooks } from './modules/webhooks/dispatcher';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './modules/webhooks/sender';
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -32,6 +34,13 @@ const envSchema = z.object({
   MAX_HEADER_BYTES: z.coerce.number().int().min(1024).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).optional(),
   MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).optional(),
+  // Webhooks (server/modules/webhooks, docs/service-settings.md).
+  /** Seconds between passes of the webhook worker; 0 turns it off. */
+  WEBHOOKS_POLL_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  /** Milliseconds one webhook post may take before it counts as failed. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(DEFAULT_WEBHOOK_SETTINGS.timeoutMs),
+  /** 1: refuse webhook addresses of private, loopback and link-local networks (a hosted service). */
+  WEBHOOKS_BLOCK_PRIVATE: z.enum(['0', '1']).default('0'),
 });
 
 /** The connection limits the env sets; the rest keep their defaults. */
@@ -67,6 +76,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     requestsPerHour: config.RATE_LIMIT_PER_HOUR ?? CONTRACT_LIMITS.requestsPerHour,
     createsPerMinute: config.RATE_LIMIT_CREATES_PER_MINUTE ?? CONTRACT_LIMITS.createsPerMinute,
   };
+  const webhookSettings: WebhookSettings = { timeoutMs: config.WEBHOOKS_TIMEOUT_MS, blockPrivateAddresses: config.WEBHOOKS_BLOCK_PRIVATE === '1' };
   const redisStore =
     !overrides.rateLimitStore && config.REDIS_URL
       ? new RedisRateLimitStore(config.REDIS_URL, config.RATE_LIMIT_PREFIX ? { prefix: config.RATE_LIMIT_PREFIX } : {})
@@ -83,6 +93,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
     ...overrides,
     extraServices: {
       ...(anaf ? { anaf: anaf.services } : {}),
+      webhooks: webhookSettings,
       // CHROMIUM_PATH of this env (not the process's), unless the caller hands its own renderer.
       ...(overrides.extraServices && 'pdf' in overrides.extraServices ? {} : { pdf: pdfRendererFromEnv(env) }),
       ...overrides.extraServices,
@@ -110,6 +121,19 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
         }, pollSeconds * 1000)
       : null;
   poller?.unref();
+  // The webhook worker: fans out the outbox and posts what is due, one pass at a time.
+  let dispatching: Promise<unknown> | null = null;
+  const dispatcher =
+    config.WEBHOOKS_POLL_SECONDS > 0
+      ? setInterval(() => {
+          dispatching ??= dispatchWebhooks(services, services.clock.now())
+            .catch((error: unknown) => app.log.error({ err: error }, 'webhook dispatch failed'))
+            .finally(() => {
+              dispatching = null;
+            });
+        }, config.WEBHOOKS_POLL_SECONDS * 1000)
+      : null;
+  dispatcher?.unref();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
@@ -123,7 +147,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env, override
       // and only then do the counters and the database close.
       closing ??= (async () => {
         if (poller) clearInterval(poller);
+        if (dispatcher) clearInterval(dispatcher);
         await polling;
+        await dispatching;
         await app.close();
         await rateLimitStore.close();
         await storage.close();

@@ -9,12 +9,13 @@ import { accountingRoutes } from './accounting/routes';
 import { stockRoutes } from './stock/routes';
 import { documentsPdfRoutes } from './documents-pdf/routes';
 import { invoiceEmailRoutes } from './invoice-email/routes';
+import { webhooksRoutes } from './webhooks/routes';
 import { compatRoutes } from './compat/routes';
 import { patchTwins } from './compat/alias';
 
 const moduleRoutes: AnyRoute[] = [
   ...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes,
-  ...documentsPdfRoutes, ...invoiceEmailRoutes, ...compatRoutes,
+  ...documentsPdfRoutes, ...invoiceEmailRoutes, ...webhooksRoutes, ...compatRoutes,
 ];
 
 /**

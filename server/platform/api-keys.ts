@@ -13,7 +13,7 @@ export const KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{24}$/;
 export const RESOURCES = [
   'clients', 'products', 'invoices', 'invoice_series', 'receipts', 'payments', 'expenses',
   'expense_categories', 'suppliers', 'supplier_bills', 'bank_accounts', 'currencies', 'languages',
-  'vat_rates', 'efactura', 'fiscal_data', 'accounting', 'work_points', 'stock',
+  'vat_rates', 'efactura', 'fiscal_data', 'accounting', 'work_points', 'stock', 'webhooks',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 export type Scope = `${Resource}:read` | `${Resource}:write`;

@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import type { KeyStore } from './auth';
 import type { RateLimits, RateLimitStore } from './rate-limit';
 import type { PdfRenderer } from '../modules/documents-pdf/pdf-renderer';
+import type { WebhookSettings } from '../modules/webhooks/sender';
 import type { AccessTokenSource, AnafOAuthConfig, EfacturaClient, EfacturaEnvironment, PublicDataClient } from '../anaf/index';
 
 /**
@@ -41,4 +42,6 @@ export interface Services {
    * Electron's printToPDF when the desktop embeds the service; null when PDFs are turned off (501).
    */
   pdf?: PdfRenderer | null;
+  /** How webhooks are posted (timeout, private addresses); defaults when absent. */
+  webhooks?: WebhookSettings;
 }

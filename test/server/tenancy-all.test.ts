@@ -50,6 +50,8 @@ const COVERED = [
   // Contazen's names (issue 18) that do more than rename a route; pure aliases are covered by their original (ALIAS_OF).
   'setPrimarySeries', 'voidInvoice', 'duplicateInvoice', 'markInvoiceSent', 'listInvoicePayments', 'createInvoicePayment', 'payInvoice',
   'getInvoiceEfacturaStatus', 'listInvoiceEfacturaSubmissions',
+  'getWebhook', 'updateWebhook', 'deleteWebhook', 'testWebhook', 'listWebhookDeliveries', 'listWebhookLogs',
+  'getWebhookDelivery', 'replayWebhookDelivery', 'retryWebhookLog',
 ] as const;
 
 /** Routes whose path parameter names nothing of a company: ANAF's public registry, keyed by any CUI. */
@@ -616,6 +618,33 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     expect(written.body.data).toMatchObject({ company_id: stranger.company_id, name: 'Intrus SRL' });
     expect((await server.api(owner.api_key, 'GET', '/company/profile')).body.data).toEqual(mine.body.data);
     for (const id of SINGLETONS) proved.add(id);
+  });
+
+  it('isolates webhook endpoints and their delivery logs', async () => {
+    // Port 9 (discard) refuses at once: the owner's own pings fail fast, which is all these probes need.
+    const url = 'http://127.0.0.1:9/hooks';
+    const hook = async (key: string) => (await created(key, '/webhooks', { url })).id as string;
+    await isolated({
+      create: hook, paths: (id) => [`/webhooks/${id}`], methods: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      update: { description: 'Furat', rotate_secret: true }, lists: ['/webhooks'],
+    });
+    await isolated({ create: hook, paths: (id) => [`/webhooks/${id}/deliveries`, `/webhooks/${id}/logs`], methods: ['GET'] });
+    await expectActionIsolated({
+      create: hook, method: 'POST', path: (id) => `/webhooks/${id}/test`, witness: (id) => [`/webhooks/${id}/deliveries`], ownerStatus: 200,
+    });
+    let hookId = '';
+    const delivery = async (key: string) => {
+      hookId = await hook(key);
+      const ping = await server.api(key, 'POST', `/webhooks/${hookId}/test`);
+      expect(ping.status, ping.text).toBe(200);
+      return ping.body.data.id as string;
+    };
+    await isolated({ create: delivery, paths: (id) => [`/webhooks/${hookId}/deliveries/${id}`], methods: ['GET'] });
+    for (const path of [(id: string) => `/webhooks/${hookId}/deliveries/${id}/replay`, (id: string) => `/webhooks/${hookId}/logs/${id}/retry`]) {
+      await expectActionIsolated({
+        create: delivery, method: 'POST', path, witness: (id) => [`/webhooks/${hookId}/deliveries/${id}`], ownerStatus: 200,
+      });
+    }
   });
 
   it('probed every route named in COVERED', () => {

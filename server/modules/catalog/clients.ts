@@ -13,6 +13,7 @@ import type { ClientsTable } from './tables';
 import { createdOn, fromFlag, invalidFields, textOrNull, toFlag, zIdParams, zQueryFlag } from './common';
 import { zDeleted } from '../../platform/envelope';
 import { CLIENTS_SEARCH } from './migrations/0120_catalog_search';
+import { emitEvent } from '../webhooks/events';
 
 export function toClient(row: ClientsTable): Client {
   return {
@@ -108,7 +109,7 @@ export async function insertClient(
   };
   if (!input.client_local_uuid) {
     await db.insertInto('clients').values(row).execute();
-    return { client: toClient(row), replayed: false };
+    return created(db, row);
   }
   // Two deliveries of one offline create may race past the lookup above. ON CONFLICT DO NOTHING rather
   // than catching the violation: on PostgreSQL an error would abort a caller's enclosing transaction
@@ -118,10 +119,17 @@ export async function insertClient(
     .values(row)
     .onConflict((oc) => oc.columns(['company_id', 'client_local_uuid']).doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { client: toClient(row), replayed: false };
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return created(db, row);
   const existing = await findByLocalUuid(db, companyId, input.client_local_uuid);
   if (!existing) throw new Error('client_local_uuid conflict without a row');
   return { client: toClient(existing), replayed: true };
+}
+
+/** A client just inserted, announced to webhooks in the caller's transaction (issue 18). */
+async function created(db: Db, row: ClientsTable): Promise<{ client: Client; replayed: false }> {
+  const client = toClient(row);
+  await emitEvent(db, row.company_id, 'client.created', client, row.created_at);
+  return { client, replayed: false };
 }
 
 const clientListQuery = changesListQuery(['name', 'created_at'] as const).extend({
@@ -180,7 +188,8 @@ export const createClient = defineRoute({
   body: zClientCreate,
   response: zClient,
   handler: async (ctx) => {
-    const { client, replayed } = await insertClient(ctx.db, ctx.companyId, ctx.body, ctx.now, ctx.locale);
+    // A transaction, so the client and its webhook event commit together.
+    const { client, replayed } = await ctx.db.transaction().execute((trx) => insertClient(trx, ctx.companyId, ctx.body, ctx.now, ctx.locale));
     if (replayed) ctx.replayed();
     return client;
   },
@@ -266,8 +275,12 @@ export const updateClient = defineRoute({
       updated_at: ctx.now,
     };
     const { id: _id, company_id: _company, client_local_uuid: _uuid, created_at: _created, created_on: _on, ...changes } = next;
-    await ctx.db.updateTable('clients').set(changes).where('company_id', '=', ctx.companyId).where('id', '=', row.id).execute();
-    return toClient(next);
+    const client = toClient(next);
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('clients').set(changes).where('company_id', '=', ctx.companyId).where('id', '=', row.id).execute();
+      await emitEvent(trx, ctx.companyId, 'client.updated', client, ctx.now);
+    });
+    return client;
   },
 });
 

@@ -4,6 +4,7 @@ import type { Locale } from '../../platform/locale';
 import type { EfacturaSubmission, SubmissionStatus } from '../../../shared/schemas/efactura';
 import { SUBMISSION_MESSAGES } from './messages';
 import type { EfacturaSubmissionsTable } from './tables';
+import { emitEvent } from '../webhooks/events';
 
 export type SubmissionRow = Selectable<EfacturaSubmissionsTable>;
 
@@ -66,7 +67,13 @@ export async function mirrorOnInvoice(db: Db, row: Pick<SubmissionRow, 'invoice_
   if (!invoice || invoiceEnvironment(invoice.spv_environment) !== row.environment) return;
   const next = INVOICE_STATUS[status];
   if (invoice.efactura_status === next) return;
-  await db.updateTable('invoices').set({ efactura_status: next, updated_at: now }).where('id', '=', row.invoice_id).where('company_id', '=', row.company_id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('invoices').set({ efactura_status: next, updated_at: now }).where('id', '=', row.invoice_id).where('company_id', '=', row.company_id).execute();
+    // WEBHOOKS (issue 18): with the change, in its transaction.
+    await emitEvent(trx, row.company_id, 'efactura.status_changed', {
+      object: 'efactura_status', invoice_id: row.invoice_id, status: next, previous_status: invoice.efactura_status, submission_status: status, environment: row.environment,
+    }, now);
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge'
 import { assignContext, onceByLocalUuid } from './invoice-routes';
 import type { InvoiceLinesTable } from './tables';
 import './messages';
+import { emitEvent } from '../webhooks/events';
 
 const idParams = z.object({ id: z.string() });
 
@@ -88,6 +89,9 @@ const storno = defineRoute({
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });
         await trx.updateTable('invoices').set({ status: 'voided', storno_id: id, updated_at: ctx.now }).where('id', '=', original.id).execute();
+        // WEBHOOKS (issue 18): the storno invoice is a new issued invoice; the original is stornoed.
+        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(result.row), ctx.now);
+        await emitEvent(trx, ctx.companyId, 'invoice.stornoed', invoiceView({ ...original, status: 'voided', storno_id: id, updated_at: ctx.now }), ctx.now);
         return result;
       });
       return invoiceView(created.row, { lines: created.lines });
@@ -143,6 +147,7 @@ const convert = defineRoute({
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });
         await trx.updateTable('invoices').set({ converted_to: id, updated_at: ctx.now }).where('id', '=', proforma.id).execute();
+        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(result.row), ctx.now);
         return result;
       });
       return invoiceView(created.row, { lines: created.lines });

@@ -27,6 +27,7 @@ import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import { moveStockForInvoice } from '../stock/invoice-stock';
 import './messages';
+import { emitEvent } from '../webhooks/events';
 import { INVOICES_SEARCH } from './migrations/0210_search';
 
 const idParams = z.object({ id: z.string() });
@@ -108,7 +109,7 @@ const createInvoice = defineRoute({
         });
         const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
-        return insertInvoice(trx, {
+        const inserted = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: b.document_type,
           status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
           clientId: resolved?.client.id ?? null, buyer, seller, currency: b.currency,
@@ -117,6 +118,9 @@ const createInvoice = defineRoute({
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
           deviceId: b.device_id ?? null, now: ctx.now,
         });
+        // WEBHOOKS (issue 18): in the transaction of the change (outbox).
+        await emitEvent(trx, ctx.companyId, b.is_draft ? 'invoice.created' : ['invoice.created', 'invoice.issued'], invoiceView(inserted.row), ctx.now);
+        return inserted;
       });
       return invoiceView(created.row, { lines: created.lines });
     });
@@ -226,6 +230,7 @@ const updateInvoice = defineRoute({
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
       await trx.deleteFrom('invoice_lines').where('invoice_id', '=', current.id).execute();
       await trx.insertInto('invoice_lines').values(lineRows(current.id, ctx.companyId, priced, () => newId('invl'))).execute();
+      await emitEvent(trx, ctx.companyId, 'invoice.updated', invoiceView(next), ctx.now);
       return next;
     });
     return invoiceWithLines(ctx.db, row);
@@ -306,6 +311,7 @@ const issueInvoice = defineRoute({
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
       // STOCK (issue 15): a draft issued here never passes through insertInvoice; its goods move now.
       await moveStockForInvoice(trx, next, null, ctx.now);
+      await emitEvent(trx, ctx.companyId, 'invoice.issued', invoiceView(next), ctx.now);
       return next;
     });
     return invoiceWithLines(ctx.db, row);
@@ -341,6 +347,7 @@ const deleteInvoice = defineRoute({
       await trx.deleteFrom('invoice_lines').where('invoice_id', '=', row.id).execute();
       await trx.deleteFrom('invoices').where('id', '=', row.id).execute();
       await recordDeletion(trx, { resource: 'invoices', id: row.id, companyId: ctx.companyId, workPointId: row.work_point_id, now: ctx.now });
+      await emitEvent(trx, ctx.companyId, 'invoice.deleted', invoiceView(row), ctx.now);
     });
     return { object: 'invoice' as const, id: ctx.params.id, deleted: true as const };
   },

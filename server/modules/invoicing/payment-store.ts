@@ -4,7 +4,8 @@ import { fromBani, mulDivRound } from '../../../shared/money';
 import { PAYMENT_TYPE_DESCRIPTIONS, type Payment } from '../../../shared/schemas/receipt';
 import type { PaymentMethodType } from '../../../shared/schemas/common';
 import type { InvoicesTable, PaymentsTable } from './tables';
-import { paidState } from './invoice-view';
+import { invoiceView, paidState } from './invoice-view';
+import { emitEvent } from '../webhooks/events';
 
 export function paymentView(row: PaymentsTable, invoiceNumber: string | null, locale: Locale): Payment {
   const type = row.type as PaymentMethodType;
@@ -68,11 +69,16 @@ export async function recomputePaid(trx: Db, invoiceId: string, now: number): Pr
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_bani'), eb.lit(0)).as('paid'))
     .where('invoice_id', '=', invoiceId)
     .executeTakeFirst();
-  const invoice = await trx.selectFrom('invoices').select('total_bani').where('id', '=', invoiceId).executeTakeFirstOrThrow();
+  const invoice = await trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId).executeTakeFirstOrThrow();
   const paid = Number(sum?.paid ?? 0);
+  const state = paidState(Number(invoice.total_bani), paid);
   await trx
     .updateTable('invoices')
-    .set({ amount_paid_bani: paid, paid_state: paidState(Number(invoice.total_bani), paid), updated_at: now })
+    .set({ amount_paid_bani: paid, paid_state: state, updated_at: now })
     .where('id', '=', invoiceId)
     .execute();
+  // WEBHOOKS (issue 18): the moment it becomes paid, whichever payment or receipt did it.
+  if (state === 'paid' && invoice.paid_state !== 'paid') {
+    await emitEvent(trx, invoice.company_id, 'invoice.paid', invoiceView({ ...invoice, amount_paid_bani: paid, paid_state: state, updated_at: now }), now);
+  }
 }

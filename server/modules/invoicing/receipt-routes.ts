@@ -22,6 +22,7 @@ import { bool } from './views';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
 import './messages';
+import { emitEvent } from '../webhooks/events';
 import { zCashCeilingWarning } from '../../../shared/schemas/accounting';
 import { receiptCeilingWarnings } from '../accounting/cash-ceilings';
 import { RECEIPTS_SEARCH } from './migrations/0210_search';
@@ -227,6 +228,7 @@ const createReceipt = defineRoute({
           await trx.insertInto('payments').values(paymentRow(row, invoice, paymentId, ctx.now)).execute();
           await recomputePaid(trx, invoice.id, ctx.now);
         }
+        await emitEvent(trx, ctx.companyId, 'receipt.created', (await receiptViews(trx, [row], ctx.locale))[0], ctx.now);
         return row;
       });
       // The day's cash ceiling for this client (Legea 70/2015): said in the reply, never refused.
