@@ -1032,5 +1032,8 @@ export const en: Messages = {
   'nir.offline': 'A reception (NIR) is recorded on the service, which cannot be reached now. Nothing was saved: try again when the connection is back.',
   'nir.needLine': 'Add at least one product.',
   'nir.badNumber': 'Invalid number',
+  'stock.rows.one': '{count} stock row',
+  'stock.rows.few': '{count} stock rows',
+  'stock.rows.other': '{count} stock rows',
   'nir.difference': 'difference {qty}',
 };

@@ -1035,5 +1035,8 @@ export const ro = {
   'nir.offline': 'Recepția (NIR) se înregistrează pe serviciu, iar acum serviciul nu poate fi contactat. Nimic nu s-a salvat: încercați din nou când revine conexiunea.',
   'nir.needLine': 'Adăugați cel puțin un produs.',
   'nir.badNumber': 'Număr nevalid',
+  'stock.rows.one': '{count} poziție de stoc',
+  'stock.rows.few': '{count} poziții de stoc',
+  'stock.rows.other': '{count} de poziții de stoc',
   'nir.difference': 'diferență {qty}',
 } as const satisfies Record<string, string>;

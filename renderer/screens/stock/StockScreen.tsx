@@ -8,6 +8,7 @@ import { usePagedList, VirtualList, type Column } from '../../components/Virtual
 import { useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
+import { plural } from '../../i18n/plural';
 import { formatDate, formatMoney, formatQuantity, formatScaled } from '../../lib/format';
 import { useDebounced } from '../../lib/use-debounced';
 
@@ -76,7 +77,7 @@ export function StockScreen() {
           }
         }}
       />
-      <div className="vlist-foot">{list.total ?? 0}</div>
+      <div className="vlist-foot">{plural(t, language, 'stock.rows', list.total ?? 0)}</div>
       {open ? <MovementsDialog row={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );
