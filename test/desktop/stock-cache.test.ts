@@ -100,4 +100,42 @@ describe('stock cached on the desktop', () => {
       await device.close();
     }
   });
+
+  it('a sale the service refuses (the last unit sold elsewhere, selling below zero blocked) stays subtracted until it is discarded', async () => {
+    const company = await newCompany(server);
+    const seriesId = await createSeries(server, company.apiKey, 'SB');
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      expect((await server.api(company.apiKey, 'PUT', '/stock/settings', { negative_stock: 'block' })).status).toBe(200);
+      await device.call('sync.now');
+      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 5, low_water: 1 });
+      const product = await device.call('products.create', { name: 'Ultimul borcan', code: 'BOR-1', price_bani: 1500, vat_rate: 11, price_includes_vat: true });
+      await device.call('sync.now');
+      const serverId = (await device.call('products.get', { id: product.id })).sync.server_id!;
+      await device.call('stock.createNir', {
+        request_id: randomUUID(), supplier_name: 'Borcane SRL', document_number: 'B-1', lines: [{ product_id: product.id, quantity_invoiced: 1, unit_cost: 8 }],
+      });
+      expect(await deviceStock(device, 'BOR-1')).toBe(1);
+
+      proxy.setDown(true);
+      const client = await server.api(company.apiKey, 'POST', '/clients', { type: 'person', name: 'Alt client', country: 'RO' });
+      const other = await server.api(company.apiKey, 'POST', '/invoices', { series_id: seriesId, client_id: client.body.data.id, items: [{ product_id: serverId, description: 'Ultimul borcan', quantity: 1, price: 15, vat_rate: 11 }] });
+      expect(other.status).toBe(201);
+      const mine = await device.call('invoices.issue', { series_id: seriesId, walk_in: true, lines: [{ product_id: product.id, description: 'Ultimul borcan', quantity: 1, unit_price_bani: 1500, vat_rate: 11 }] });
+      expect(await deviceStock(device, 'BOR-1')).toBe(0);
+
+      proxy.setDown(false);
+      const status = await device.call('sync.now');
+      expect(status.outbox.failed).toBeGreaterThan(0);
+      expect(await serverLevel(server, company.apiKey, serverId)).toBe(0);
+      // The service's 0, less the sale it refused: the cashier sees the unit she gave away without stock.
+      expect(await deviceStock(device, 'BOR-1')).toBe(-1);
+      await device.call('invoices.discard', { id: mine.id });
+      await device.call('sync.now');
+      expect(await deviceStock(device, 'BOR-1')).toBe(0);
+      expect(await serverLevel(server, company.apiKey, serverId)).toBe(0);
+    } finally {
+      await device.close();
+    }
+  });
 });
