@@ -14,6 +14,7 @@ import { zPayment, zReceipt } from '../../shared/schemas/receipt';
 import { zInvoiceSeries, zNumberGap, zNumberReservation } from '../../shared/schemas/series';
 import { zReceiptSeries } from '../../shared/schemas/receipt-series';
 import { zVatRate } from '../../shared/schemas/vat-rate';
+import { zNir, zStockLevel, zStockMovement, zWarehouse } from '../../shared/schemas/stock';
 import { zCompanyLookup } from '../../shared/schemas/company-lookup';
 import { zCompanyProfile, zSendToSpvResult, type CompanyProfileUpdate } from '../../shared/schemas/efactura';
 import type { ApiClient } from './client';
@@ -33,6 +34,12 @@ export type Me = z.infer<typeof zMe>;
 /** `{ success, object, id, deleted: true, meta }` of the DELETE routes. */
 export const zDeleted = z.object({ object: z.string(), id: z.string(), deleted: z.literal(true) });
 
+/**
+ * A stock level has no id of its own: its warehouse and product make one, and its last change stands
+ * for its creation, so the generic pull (main/sync/pull.ts) walks it like any other resource.
+ */
+export const zPulledStockLevel = zStockLevel.transform((l) => ({ ...l, id: `${l.warehouse_id}:${l.product_id}`, created_at: l.updated_at }));
+
 /** Resources pulled into the local cache, with the schema of one item. */
 export const PULLED = {
   clients: { path: '/clients', item: zClient, query: { include_deleted: 'true' } },
@@ -43,6 +50,7 @@ export const PULLED = {
   suppliers: { path: '/suppliers', item: zSupplier, query: {} },
   expenses: { path: '/expenses', item: zExpense, query: {} },
   supplier_bills: { path: '/supplier-bills', item: zSupplierBill, query: { expand: 'supplier' } },
+  stock_levels: { path: '/stock', item: zPulledStockLevel, query: {} },
 } as const;
 export type PulledResource = keyof typeof PULLED;
 
@@ -171,3 +179,17 @@ export const getOne = <S extends z.ZodType>(api: ApiClient, path: string, schema
   api.request({ method: 'GET', path, schema, priority: 'bulk' });
 
 export { zClient, zInvoice, zProduct, zReceipt, zPayment, zNumberReservation, zInvoiceSeries, zExpense, zExpenseActionReply, zSupplier };
+
+/** GET /warehouses: the work point's warehouses (gestiuni), a handful. */
+export const listWarehouses = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/warehouses', query: { per_page: 100 }, schema: zListPage(zWarehouse), priority: 'bulk' });
+
+/** GET /stock/movements of one product (the service's id), newest first. */
+export const listStockMovements = (api: ApiClient, productId: string, page: number) =>
+  api.request({
+    method: 'GET', path: '/stock/movements', query: { product_id: productId, page, per_page: 50 }, schema: zListPage(zStockMovement), priority: 'interactive',
+  });
+
+/** POST /nirs: goods received (typed in on the desktop); the key makes a resend after a lost reply harmless. */
+export const createNir = (api: ApiClient, body: Record<string, unknown>, idempotencyKey: string) =>
+  api.request({ method: 'POST', path: '/nirs', body, create: true, idempotencyKey, schema: zNir, priority: 'interactive' });

@@ -15,6 +15,7 @@ import { seriesAdminHandlers } from './series-admin';
 import type { MainServices } from './services';
 import { settingsHandlers } from './settings';
 import { setupHandlers } from './setup';
+import { stockHandlers } from './stock';
 import { syncHandlers } from './sync';
 
 /** Every channel of the contract, one file per domain. The type makes a missing channel a compile error. */
@@ -36,6 +37,7 @@ export function allHandlers(s: MainServices): Handlers {
     ...seriesAdminHandlers(s),
     ...setupHandlers(s),
     ...accountingHandlers(s),
+    ...stockHandlers(s),
   };
 }
 

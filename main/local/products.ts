@@ -10,6 +10,8 @@ import { enqueue, isMutable, openItemsOf, rewrite } from '../sync/outbox';
 import { foldForSearch } from '../../shared/text/search-fold';
 import type { LocalContext } from './context';
 import { likePattern, recordSync, recordSyncs } from './records';
+import { stockOf } from './stock/levels';
+import { fromMilli } from '../../shared/invoice-math';
 
 type ProductInput = z.output<typeof zProductInput>;
 type ProductPatch = z.output<typeof zProductPatch>;
@@ -31,16 +33,17 @@ export function getProductRow(db: ReadDb, id: string): ProductRow | undefined {
   return db.get<ProductRow>(sql`SELECT * FROM products WHERE id = ${id} AND is_deleted = 0`);
 }
 
-function toView(row: ProductRow, sync: ProductView['sync']): ProductView {
+function toView(row: ProductRow, sync: ProductView['sync'], stockMilli: number | null = null): ProductView {
   return {
     id: row.id, name: row.name, code: row.code, barcode: row.barcode, unit: row.unit, unit_code: row.unit_code, price_bani: row.price_bani,
     price_includes_vat: row.price_includes_vat === 1, vat_rate: bpToPercent(row.vat_rate_bp), currency: row.currency,
     is_service: row.is_service === 1, created_at: row.created_at, updated_at: row.updated_at, sync,
+    stock: stockMilli === null ? null : fromMilli(stockMilli),
   };
 }
 
 export function productView(db: ReadDb, row: ProductRow): ProductView {
-  return toView(row, recordSync(db, 'product', row));
+  return toView(row, recordSync(db, 'product', row), stockOf(db, [row]).get(row.id) ?? null);
 }
 
 export function createProduct(ctx: LocalContext, input: ProductInput): ProductView {
@@ -127,7 +130,8 @@ export function listProducts(ctx: LocalContext, input: { search?: string | undef
       const exact = db.all<ProductRow>(sql`SELECT * FROM products WHERE is_deleted = 0 AND (code = ${typed} OR barcode = ${typed}) ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit}`);
       if (exact.length > 0) {
         const syncs = recordSyncs(db, 'product', exact);
-        return { items: exact.map((r) => toView(r, syncs.get(r.id)!)), total: exact.length };
+        const stock = stockOf(db, exact);
+        return { items: exact.map((r) => toView(r, syncs.get(r.id)!, stock.get(r.id) ?? null)), total: exact.length };
       }
     }
     // Name, code and barcode folded like the stored column (migration 0010): "cana" finds "Cană".
@@ -136,6 +140,7 @@ export function listProducts(ctx: LocalContext, input: { search?: string | undef
     const total = db.get<{ n: number }>(sql`SELECT COUNT(*) AS n FROM products WHERE ${where}`)?.n ?? 0;
     const rows = db.all<ProductRow>(sql`SELECT * FROM products WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit} OFFSET ${input.offset}`);
     const syncs = recordSyncs(db, 'product', rows);
-    return { items: rows.map((r) => toView(r, syncs.get(r.id)!)), total };
+    const stock = stockOf(db, rows);
+    return { items: rows.map((r) => toView(r, syncs.get(r.id)!, stock.get(r.id) ?? null)), total };
   });
 }

@@ -51,6 +51,8 @@ export function forgetWorkPointData(db: WriteDb): void {
   db.run(sql`DELETE FROM series`);
   db.run(sql`DELETE FROM expenses`);
   db.run(sql`DELETE FROM supplier_bills`);
+  db.run(sql`DELETE FROM stock_levels`);
+  db.run(sql`DELETE FROM stock_warehouses`);
   db.run(sql`DELETE FROM refresh_queue WHERE entity_type IN ('invoice', 'receipt')`);
   db.run(sql`DELETE FROM sync_state WHERE resource IN ${inList(WORK_POINT_RESOURCES)}`);
   db.run(sql`DELETE FROM sync_state WHERE resource IN ${inList(WORK_POINT_DELETION_KEYS)}`);

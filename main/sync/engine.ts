@@ -26,6 +26,7 @@ import { ensureNumberSource } from './number-source';
 import { counts, nextDueAt, nextReady, pruneDone, recoverInFlight } from './outbox';
 import { DELETION_RESOURCES, pullDeletions } from './deletions';
 import { PULL_ORDER, pullResource } from './pull';
+import { pullStock } from '../local/stock/levels';
 import { pushItem, toStoredError } from './push';
 
 export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -67,7 +68,7 @@ const ENTITY_DOMAIN: Record<string, Domain> = {
 };
 const RESOURCE_DOMAIN: Record<string, Domain> = {
   clients: 'clients', products: 'products', invoices: 'invoices', receipts: 'receipts', payments: 'invoices', expenses: 'purchases',
-  supplier_bills: 'purchases', suppliers: 'purchases',
+  supplier_bills: 'purchases', suppliers: 'purchases', stock_levels: 'products',
 };
 const NO_PASS: PassResult = { pushed: 0, failed: 0, pulled: 0, reachedServer: false };
 
@@ -307,7 +308,9 @@ export class SyncEngine {
       },
     };
     for (const resource of PULL_ORDER) {
-      const result = await pullResource(deps, resource, this.options.pullPagesPerPass ?? 20);
+      const pages = this.options.pullPagesPerPass ?? 20;
+      // Stock reconciles this device's sales as it walks (main/local/stock/levels.ts).
+      const result = resource === 'stock_levels' ? await pullStock(deps, pages) : await pullResource(deps, resource, pages);
       if (result.more) this.again = this.again ?? 'timer';
       // After the resource's own walk: a copy read before its deletion is removed in the same pass.
       const tombstoned = DELETION_RESOURCES.find((r) => r === resource);
@@ -486,7 +489,7 @@ export class SyncEngine {
       for (const resource of resources) {
         // Bounded: 100 walks of 20 pages of 100 records is 200,000 records, twice the largest import.
         for (let walk = 0; walk < 100; walk++) {
-          const result = await this.online(() => pullResource(deps, resource, 20));
+          const result = await this.online(() => (resource === 'stock_levels' ? pullStock(deps, 20) : pullResource(deps, resource, 20)));
           if (!result.more) break;
         }
       }

@@ -6,6 +6,7 @@ import { sql } from '../db/sql';
 import type { Store, WriteDb } from '../db/store';
 import type { Clock } from '../local/context';
 import { bucharestWallTimeToUnix } from '../../shared/dates';
+import { applyStockLevel } from '../local/stock/apply-level';
 import { applyClient, applyExpense, applyInvoice, applyPayment, applyProduct, applyReceipt, applySupplier, applySupplierBill } from './apply';
 
 /**
@@ -33,10 +34,11 @@ export function walkStart(since: number): number {
   return Math.max(0, since - PULL_OVERLAP_SECONDS);
 }
 
-export const PULL_ORDER: readonly PulledResource[] = ['clients', 'products', 'invoices', 'receipts', 'payments', 'suppliers', 'expenses', 'supplier_bills'];
+/** Stock levels last: after the push of this pass, so a level read then includes every sale just sent (main/local/stock/levels.ts). */
+export const PULL_ORDER: readonly PulledResource[] = ['clients', 'products', 'invoices', 'receipts', 'payments', 'suppliers', 'expenses', 'supplier_bills', 'stock_levels'];
 
 /** Resources that belong to a work point: their cursors start over when the device moves to another. */
-export const WORK_POINT_RESOURCES: readonly PulledResource[] = ['invoices', 'receipts', 'payments', 'expenses', 'supplier_bills'];
+export const WORK_POINT_RESOURCES: readonly PulledResource[] = ['invoices', 'receipts', 'payments', 'expenses', 'supplier_bills', 'stock_levels'];
 
 /** Their tombstone cursors (main/sync/deletions.ts), which start over with them. */
 export const WORK_POINT_DELETION_KEYS: readonly string[] = ['deleted:invoices', 'deleted:payments'];
@@ -100,6 +102,7 @@ function applyItem(db: WriteDb, resource: PulledResource, item: unknown, now: nu
     case 'suppliers': applySupplier(db, PULLED.suppliers.item.parse(item), now); break;
     case 'expenses': applyExpense(db, PULLED.expenses.item.parse(item)); break;
     case 'supplier_bills': applySupplierBill(db, PULLED.supplier_bills.item.parse(item)); break;
+    case 'stock_levels': applyStockLevel(db, PULLED.stock_levels.item.parse(item)); break;
   }
 }
 
@@ -152,7 +155,8 @@ export async function pullResource(deps: PullDeps, resource: PulledResource, max
         cursor = { ...FRESH, strategy: 'created', since: cursor.since, checked_at: now };
         continue;
       }
-      if (error instanceof ApiHttpError && error.status === 403) {
+      // 403: the key lacks the scope; 404: a service older than the resource (stock came with issue 15).
+      if (error instanceof ApiHttpError && (error.status === 403 || error.status === 404)) {
         const parked = { ...cursor, forbidden_until: now + 3600 };
         deps.store.write((db) => writeCursor(db, resource, parked, now));
         return result;

@@ -19,6 +19,8 @@ import { SettingsScreen } from '../screens/SettingsScreen';
 import { SetupWizard } from '../screens/setup/SetupWizard';
 import { SyncScreen } from '../screens/SyncScreen';
 import { AccountingScreen } from '../screens/accounting/AccountingScreen';
+import { StockScreen } from '../screens/stock/StockScreen';
+import { NirScreen } from '../screens/stock/NirScreen';
 import { navigate, routeHash, useRoute, type Route, type Screen } from './router';
 
 interface NavItem {
@@ -44,6 +46,8 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
     items: [
       { screen: 'clients', label: 'nav.clients', icon: '☺', key: '5' },
       { screen: 'products', label: 'nav.products', icon: '▦', key: '6' },
+      { screen: 'stock', label: 'nav.stock', icon: '▥' },
+      { screen: 'nir', label: 'nav.nir', icon: '⇩' },
       { screen: 'expenses', label: 'nav.expenses', icon: '↘', key: '7' },
       { screen: 'supplierBills', label: 'nav.supplierBills', icon: '⇲', key: '8' },
       { screen: 'suppliers', label: 'nav.suppliers', icon: '⚑' },
@@ -198,6 +202,10 @@ function ScreenView({ route, settings }: { route: Route; settings: Settings | un
       return <SyncScreen />;
     case 'accounting':
       return <AccountingScreen />;
+    case 'stock':
+      return <StockScreen />;
+    case 'nir':
+      return <NirScreen />;
     case 'settings':
       return <SettingsScreen settings={settings} />;
   }

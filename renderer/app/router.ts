@@ -18,6 +18,8 @@ export type Route =
   | { screen: 'imports'; id?: string }
   | { screen: 'sync' }
   | { screen: 'accounting' }
+  | { screen: 'stock' }
+  | { screen: 'nir' }
   | { screen: 'settings' };
 
 export type Screen = Route['screen'];
@@ -36,6 +38,8 @@ const PATHS: Record<Screen, string> = {
   imports: 'import',
   sync: 'sync',
   accounting: 'accounting',
+  stock: 'stock',
+  nir: 'nir',
   settings: 'settings',
 };
 

@@ -4,7 +4,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import type { ChannelInput, ChannelName, ChannelOutput } from '../../shared/ipc';
 import { callIpc, ipcQueryKey } from '../data/hooks';
 
-type PagedChannel = Extract<ChannelName, 'invoices.list' | 'clients.list' | 'products.list' | 'receipts.list' | 'purchases.expenses' | 'purchases.suppliers' | 'purchases.supplierBills' | 'outbox.list'>;
+type PagedChannel = Extract<ChannelName, 'invoices.list' | 'clients.list' | 'products.list' | 'receipts.list' | 'purchases.expenses' | 'purchases.suppliers' | 'purchases.supplierBills' | 'outbox.list' | 'stock.levels'>;
 type ItemOf<C extends PagedChannel> = ChannelOutput<C>['items'][number];
 
 export const PAGE_SIZE = 200;

@@ -15,7 +15,9 @@ const PREFIX_DOMAINS: Record<string, readonly Domain[]> = {
   outbox: ['outbox', 'sync'],
   invoices: ['invoices'],
   clients: ['clients'],
-  products: ['products'],
+  // A product's stock changes with every sale (issue 15).
+  products: ['products', 'invoices'],
+  stock: ['products', 'invoices'],
   receipts: ['receipts'],
   // Payments change with their invoice (payments.create mutates 'invoices').
   payments: ['invoices', 'receipts'],

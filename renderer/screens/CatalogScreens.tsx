@@ -1,3 +1,4 @@
+import { StockBadge } from './stock/StockBadge';
 import { maskCnp } from '../../shared/ro/cnp';
 import { useCallback, useMemo, useState } from 'react';
 import { ActionDialog } from '../components/ActionDialog';
@@ -120,6 +121,7 @@ export function ProductsScreen({ id }: { id?: string }) {
     { key: 'unit', header: t('products.unit'), width: '70px' },
     { key: 'price', header: t('products.price'), width: '140px', className: 'num' },
     { key: 'vat', header: t('counter.col.vat'), width: '70px', className: 'num' },
+    { key: 'stock', header: t('nav.stock'), width: '120px' },
     { key: 'sync', header: t('invoices.col.sync'), width: '118px' },
   ];
   return (
@@ -163,6 +165,8 @@ export function ProductsScreen({ id }: { id?: string }) {
               );
             case 'vat':
               return formatPercent(p.vat_rate, language);
+            case 'stock':
+              return <StockBadge stock={p.stock} unit={p.unit} />;
             case 'sync':
               return <SyncBadge sync={p.sync} />;
             default:

@@ -8,6 +8,7 @@ import { SERIES_ADMIN_CHANNELS } from './channels-series-admin';
 import { IMPORT_CHANNELS } from './channels-imports';
 import { SETUP_CHANNELS } from './channels-setup';
 import { ACCOUNTING_CHANNELS } from './channels-accounting';
+import { STOCK_CHANNELS } from './channels-stock';
 
 export const CHANNELS = [
   'app.info',
@@ -74,6 +75,7 @@ export const CHANNELS = [
   ...SERIES_ADMIN_CHANNELS,
   ...SETUP_CHANNELS,
   ...ACCOUNTING_CHANNELS,
+  ...STOCK_CHANNELS,
 ] as const;
 
 export type ChannelName = (typeof CHANNELS)[number];

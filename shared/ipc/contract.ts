@@ -12,6 +12,7 @@ import { importChannels } from './contract-imports';
 import { seriesAdminContract } from './contract-series-admin';
 import { setupContract } from './contract-setup';
 import { accountingContract } from './contract-accounting';
+import { stockContract } from './contract-stock';
 
 /**
  * The IPC contract between the renderer and the main process: ONE map from channel name to its
@@ -264,6 +265,11 @@ export const zProductView = z.object({
   created_at: zUnix,
   updated_at: zUnix,
   sync: zRecordSync,
+  /**
+   * On hand in this work point's warehouses, in the product's unit, less this device's sales the
+   * service has not counted yet (issue 15). null: a service, or no stock known.
+   */
+  stock: z.number().nullable().optional(),
 });
 export type ProductView = z.infer<typeof zProductView>;
 
@@ -1132,6 +1138,7 @@ export const contract = {
   ...seriesAdminContract,
   ...setupContract,
   ...accountingContract,
+  ...stockContract,
 } as const satisfies { [C in ChannelName]: ChannelSpec };
 
 export const zSyncProgress = z.object({

@@ -8,6 +8,7 @@ import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../counter/s
 import { readScan, weighedQuantityMilli, type WeighedRule } from '../../counter/barcode';
 import { useI18n } from '../../i18n/I18nProvider';
 import { foldForSearch } from '../../../shared/text/search-fold';
+import { StockBadge } from '../stock/StockBadge';
 
 export interface ProductSearchHandle {
   focus(): void;
@@ -212,7 +213,9 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
         >
           {(p) => (
             <>
-              <span>{p.name}</span>
+              <span>
+                {p.name} <StockBadge stock={p.stock} unit={p.unit} />
+              </span>
               <span className="code">{p.code ?? ''}</span>
               <span className="price num">
                 {formatMoney(p.price_bani, p.currency, language)}

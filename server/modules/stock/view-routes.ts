@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { defineRoute, type AnyRoute } from '../../platform/route';
-import { listPageSchema, listQuery, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, listQuery, paginate } from '../../platform/list';
 import { fromBani } from '../../../shared/money';
 import { fromMilli } from '../../../shared/invoice-math';
 import { STOCK_DOCUMENT_TYPES, unitCostFromMilli, zStockLevel, zStockMovement, zStockValue } from '../../../shared/schemas/stock';
@@ -24,9 +24,10 @@ const listStock = defineRoute({
   description:
     'The levels of the work point\'s warehouses (or of `warehouse_id`, any of the firm\'s), one row per product and warehouse that ever ' +
     'moved. `search` matches the product\'s name and code; `product_id` keeps one product. Quantities are in the product\'s unit; ' +
-    '`unit_cost` is the weighted average cost (lei, up to 5 decimals), `value` the stock value in lei.',
+    '`unit_cost` is the weighted average cost (lei, up to 5 decimals), `value` the stock value in lei. `updated_since` with ' +
+    '`sort=updated_at&order=asc` walks the levels changed since an instant (the desktop app\'s incremental pull).',
   tags: ['stock'], scope: 'stock:read',
-  query: listQuery(['product_name', 'quantity', 'value', 'updated_at'] as const).extend({ warehouse_id: z.string().optional(), product_id: z.string().optional() }),
+  query: changesListQuery(['product_name', 'quantity', 'value'] as const).extend({ warehouse_id: z.string().optional(), product_id: z.string().optional() }),
   response: listPageSchema(zStockLevel), errors: { resource_missing: 404 },
   handler: async (ctx) => {
     const q = ctx.query;
@@ -42,7 +43,7 @@ const listStock = defineRoute({
     if (q.product_id) base = base.where('l.product_id', '=', q.product_id);
     const page = await paginate(base, q, {
       sortColumns: { product_name: 'p.name', quantity: 'l.quantity_milli', value: 'l.value_bani', updated_at: 'l.updated_at' },
-      defaultSort: 'product_name', defaultOrder: 'asc', searchColumns: ['p.name', 'p.code'], tieBreaker: 'l.product_id',
+      defaultSort: 'product_name', defaultOrder: 'asc', searchColumns: ['p.name', 'p.code'], tieBreaker: 'l.product_id', updatedColumn: 'l.updated_at',
     });
     return {
       ...page,
