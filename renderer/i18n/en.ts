@@ -977,4 +977,8 @@ export const en: Messages = {
   'dashboard.invoicesCount#other': '{count} invoices',
   'dashboard.drafts#one': '{count} draft',
   'dashboard.drafts#other': '{count} drafts',
+  // counter helper (issue 13): the service's refusal of a sale, shown at the counter.
+  'counterRefusal.message': 'The service refused invoice {number}: {reason}. The invoice stays issued once on this device, with the cart\'s products; do not issue it again. Open Sync: fix and send it again, or discard it and sell the cart again.',
+  'counterRefusal.reason.number': 'the number used is no longer reserved for this till on the service',
+  'counterRefusal.openSync': 'Open Sync',
 };

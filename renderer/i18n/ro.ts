@@ -980,4 +980,8 @@ export const ro = {
   'dashboard.invoicesCount#other': '{count} de facturi',
   'dashboard.drafts#one': '{count} ciornă',
   'dashboard.drafts#other': '{count} de ciorne',
+  // counter helper (issue 13): the service's refusal of a sale, shown at the counter.
+  'counterRefusal.message': 'Serviciul a refuzat factura {number}: {reason}. Factura rămâne emisă o singură dată pe acest dispozitiv, cu produsele coșului; nu o emiteți din nou. Deschideți Sincronizare: corectați și retrimiteți, sau renunțați la ea și vindeți coșul din nou.',
+  'counterRefusal.reason.number': 'numărul folosit nu mai este rezervat pentru această casă pe serviciu',
+  'counterRefusal.openSync': 'Deschide Sincronizare',
 } as const satisfies Record<string, string>;

@@ -20,6 +20,7 @@ import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { ClientPicker, toCartClient, type ClientPickerHandle } from './ClientPicker';
 import { LinesTable } from './LinesTable';
 import { ProductSearch, type ProductSearchHandle } from './ProductSearch';
+import { SaleRefusal } from './SaleRefusal';
 
 const PAYMENT_KEYS: Record<PaymentMethodType, MessageKey> = {
   receipt: 'payment.receipt',
@@ -611,6 +612,7 @@ function IssuedPanel(props: { issued: Issued; onPrint(): void; onSavePdf(): void
             <strong data-testid="issued-change">· {t('till.issuedChange', { amount: formatMoney(props.issued.change_bani, 'RON', language) })}</strong>
           ) : null}
         </div>
+        <SaleRefusal invoiceId={invoice.id} number={invoice.full_number ?? ''} />
         <div className="row wrap">
           <button type="button" className="btn primary" data-testid="print-invoice" onClick={props.onPrint}>
             {t('common.print')} <kbd>Ctrl+P</kbd>
