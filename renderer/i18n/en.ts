@@ -249,7 +249,6 @@ export const en: Messages = {
   'counter.noNumberOffline': 'No number available on this device',
   'counter.noSeries': 'There is no invoice series.',
   'counter.offlineNote': 'Offline: the invoice takes a final number from this device\'s reserve and is sent when the connection returns.',
-  'counter.cashLimit': 'Caution: the amount exceeds the daily cash ceiling ({limit}).',
   'counter.problem.no_lines': 'Add at least one product.',
   'counter.problem.exemption_missing': 'Lines at 0% VAT need the exemption reason.',
   'counter.problem.client_required': 'Pick the client (F3) or create one (F7); a private person needs only a name.',
@@ -981,4 +980,7 @@ export const en: Messages = {
   'counterRefusal.message': 'The service refused invoice {number}: {reason}. The invoice stays issued once on this device, with the cart\'s products; do not issue it again. Open Sync: fix and send it again, or discard it and sell the cart again.',
   'counterRefusal.reason.number': 'the number used is no longer reserved for this till on the service',
   'counterRefusal.openSync': 'Open Sync',
+  // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
+  'cashCeiling.legal': 'Caution: the daily cash ceiling from a legal person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
+  'cashCeiling.natural': 'Caution: the daily cash ceiling from a natural person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
 };

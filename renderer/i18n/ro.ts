@@ -252,7 +252,6 @@ export const ro = {
   'counter.noNumberOffline': 'Niciun număr disponibil pe acest dispozitiv',
   'counter.noSeries': 'Nu există nicio serie de facturi.',
   'counter.offlineNote': 'Offline: factura primește un număr final din rezerva acestui dispozitiv și se trimite când revine conexiunea.',
-  'counter.cashLimit': 'Atenție: suma depășește plafonul zilnic de numerar ({limit}).',
   'counter.problem.no_lines': 'Adăugați cel puțin un produs.',
   'counter.problem.exemption_missing': 'Liniile cu TVA 0% au nevoie de motivul scutirii.',
   'counter.problem.client_required': 'Alegeți clientul (F3) sau creați-l (F7); pentru o persoană fizică ajunge numele.',
@@ -984,4 +983,7 @@ export const ro = {
   'counterRefusal.message': 'Serviciul a refuzat factura {number}: {reason}. Factura rămâne emisă o singură dată pe acest dispozitiv, cu produsele coșului; nu o emiteți din nou. Deschideți Sincronizare: corectați și retrimiteți, sau renunțați la ea și vindeți coșul din nou.',
   'counterRefusal.reason.number': 'numărul folosit nu mai este rezervat pentru această casă pe serviciu',
   'counterRefusal.openSync': 'Deschide Sincronizare',
+  // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
+  'cashCeiling.legal': 'Atenție: plafonul zilnic de numerar de la o persoană juridică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
+  'cashCeiling.natural': 'Atenție: plafonul zilnic de numerar de la o persoană fizică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
 } as const satisfies Record<string, string>;

@@ -69,6 +69,61 @@ async function refusalShown(page: Page): Promise<string> {
   return (await page.getByTestId('sale-refused').textContent()) ?? '';
 }
 
+/** A cart of `entries` for Client Exemplu SRL (a legal person), cash. */
+async function cartForExemplu(page: Page, entries: string[]): Promise<void> {
+  await desktop.open('#/counter');
+  await page.getByTestId('product-search').waitFor();
+  for (const entry of entries) {
+    const before = await page.getByTestId('cart-line').count();
+    await page.keyboard.press('F2');
+    await page.keyboard.type(entry);
+    await page.getByTestId('product-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(before + 1);
+  }
+  await page.keyboard.press('F3');
+  await page.keyboard.type('Exemplu');
+  await page.getByTestId('client-suggestions').waitFor();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('counter-client').waitFor();
+}
+
+describe('the daily cash ceiling (Legea 70/2015)', () => {
+  it('warns at the counter, in Romanian, when the day\'s cash from one legal person would pass 5.000 lei, counting the earlier sale; not when the card takes the excess', async () => {
+    const { page } = desktop;
+    // 5 × 649,99 = 3.249,95 lei in cash: under the ceiling, no warning.
+    await cartForExemplu(page, ['5*espressor']);
+    expect(await page.getByTestId('cash-limit').count()).toBe(0);
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    expect(await page.getByTestId('issued-cash-limit').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    // 3 more: 1.949,97 alone is under, but the day's cash from this client reaches 5.199,92 lei.
+    await cartForExemplu(page, ['3*espressor']);
+    const warning = page.getByTestId('cash-limit');
+    await warning.waitFor();
+    expect(await warning.textContent()).toBe(
+      'Atenție: plafonul zilnic de numerar de la o persoană juridică este 5.000,00 lei (Legea 70/2015); cu această vânzare clientul ajunge azi la 5.199,92 lei. Încasați diferența cu cardul sau prin ordin de plată.',
+    );
+    // 500 lei of it by card: 4.699,92 lei in cash for the day, under the ceiling.
+    await page.getByTestId('tender-card').fill('500');
+    await expect.poll(() => warning.count()).toBe(0);
+    await page.getByTestId('tender-card').fill('');
+    await warning.waitFor();
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    // Still said once the sale is made, beside its chitanță.
+    await expect.poll(() => page.getByTestId('issued-cash-limit').textContent()).toContain('5.199,92 lei');
+    await page.keyboard.press('Escape');
+    // The service holds the two chitanțe of the day for this client: 5.199,92 lei.
+    await eventually('both chitanțe on the service', async () => {
+      const r = await server.api('GET', '/receipts?per_page=100');
+      const mine = (r.body.data.data as { client: { id: string } | null; amount: number }[]).filter((x) => x.client?.id === data.clients[0]!.id);
+      return mine.length === 2 && Math.round(mine.reduce((sum, x) => sum + x.amount * 100, 0)) === 519_992;
+    }, 20_000);
+  });
+});
+
 describe('the service refuses a sale made online', () => {
   it('422: one Romanian message at the counter naming the field; one local document; the service holds it once after the fix and retry', async () => {
     const { page } = desktop;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { IpcError } from '../../../shared/ipc';
+import type { IpcError, RecordSync } from '../../../shared/ipc';
 import { navigate } from '../../app/router';
 import { useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -35,14 +35,17 @@ function reasonOf(error: IpcError, t: Translate, language: 'ro' | 'en'): string 
  * this device, its cart in the invoice: pressing F9 again could only replay it (the cart's id is the
  * sale's key), so the way out is the sync centre's fix-and-retry or discard.
  */
-export function SaleRefusal({ invoiceId, number }: { invoiceId: string; number: string }) {
-  const { t, language } = useI18n();
+export function useWatchedSync(invoiceId: string): RecordSync | undefined {
   // Watched until the service has it or refused it; then the data.changed events are enough.
   const [settled, setSettled] = useState(false);
   const watched = useIpcQuery('invoices.get', { id: invoiceId }, settled ? {} : { refetchIntervalMs: WATCH_MS });
-  const sync = watched.data?.sync;
-  const state = sync?.state;
+  const state = watched.data?.sync.state;
   useEffect(() => setSettled(state === 'synced' || state === 'failed'), [state]);
+  return watched.data?.sync;
+}
+
+export function SaleRefusal({ sync, number }: { sync: RecordSync | undefined; number: string }) {
+  const { t, language } = useI18n();
   if (!sync || sync.state !== 'failed' || !sync.error) return null;
   return (
     <div className="banner bad small col" role="alert" data-testid="sale-refused">
