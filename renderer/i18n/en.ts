@@ -983,4 +983,15 @@ export const en: Messages = {
   // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
   'cashCeiling.legal': 'Caution: the daily cash ceiling from a legal person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
   'cashCeiling.natural': 'Caution: the daily cash ceiling from a natural person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
+  // counter helper (issue 13): plural forms of the remaining counted messages.
+  'dashboard.failed#one': '{count} failed',
+  'dashboard.failed#other': '{count} failed',
+  'imports.moreErrors#one': 'and {count} more problem on the following rows.',
+  'imports.moreErrors#other': 'and {count} more problems on the following rows.',
+  'imports.commit#one': 'Import {count} row',
+  'imports.commit#other': 'Import {count} rows',
+  'imports.pulled#one': '{count} record is now on this computer too.',
+  'imports.pulled#other': '{count} records are now on this computer too.',
+  'efacturaClock.summary#one': '{count} invoice must be uploaded to e-Factura soon or is past its deadline. Send it from the invoice.',
+  'efacturaClock.summary#other': '{count} invoices must be uploaded to e-Factura soon or are past their deadline. Send them from the invoice.',
 };

@@ -986,4 +986,15 @@ export const ro = {
   // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
   'cashCeiling.legal': 'Atenție: plafonul zilnic de numerar de la o persoană juridică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
   'cashCeiling.natural': 'Atenție: plafonul zilnic de numerar de la o persoană fizică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
+  // counter helper (issue 13): plural forms of the remaining counted messages.
+  'dashboard.failed#one': '{count} eșuată',
+  'dashboard.failed#other': '{count} de eșuate',
+  'imports.moreErrors#one': 'și încă {count} problemă pe rândurile următoare.',
+  'imports.moreErrors#other': 'și încă {count} de probleme pe rândurile următoare.',
+  'imports.commit#one': 'Importă {count} rând',
+  'imports.commit#other': 'Importă {count} de rânduri',
+  'imports.pulled#one': '{count} înregistrare este acum și pe acest calculator.',
+  'imports.pulled#other': '{count} de înregistrări sunt acum și pe acest calculator.',
+  'efacturaClock.summary#one': '{count} factură trebuie încărcată în e-Factura curând sau și-a depășit termenul. Trimiteți-o din fișa facturii.',
+  'efacturaClock.summary#other': '{count} de facturi trebuie încărcate în e-Factura curând sau au depășit termenul. Trimiteți-le din fișa facturii.',
 } as const satisfies Record<string, string>;
