@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
+import { cartAtCounter, eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
 import { postOk, seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
@@ -316,9 +316,7 @@ describe('CNPs masked', () => {
   it('shows no full CNP on any screen or list of a sale to a person, masked where shown; the printed invoice carries it in full', async () => {
     const { page } = desktop;
     await freshCounter(page);
-    await page.keyboard.press('F2');
-    await page.keyboard.type('5941234567913');
-    await page.keyboard.press('Enter');
+    await cartAtCounter(desktop, ['5941234567913']);
     await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
     // The client search's suggestions: the person with her CNP masked.
     await page.keyboard.press('F3');

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { INJECTED_422, startFaultProxy, type FaultProxy } from '../support/fault-proxy';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, screenshot } from './support/flows';
+import { cartAtCounter, eventually, screenshot } from './support/flows';
 import { seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
@@ -49,12 +49,7 @@ async function serverInvoicesNumbered(number: string): Promise<{ id: string }[]>
 
 /** A walk-in cart of one product, sold with F9; returns the number in the issued panel. */
 async function sellOnline(page: Page, query: string): Promise<string> {
-  await desktop.open('#/counter');
-  await page.getByTestId('product-search').waitFor();
-  await page.keyboard.press('F2');
-  await page.keyboard.type(query);
-  await page.getByTestId('product-suggestions').waitFor();
-  await page.keyboard.press('Enter');
+  await cartAtCounter(desktop, [query]);
   await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
   await page.keyboard.press('F9');
   await page.getByTestId('issued-panel').waitFor();
@@ -69,37 +64,18 @@ async function refusalShown(page: Page): Promise<string> {
   return (await page.getByTestId('sale-refused').textContent()) ?? '';
 }
 
-/** A cart of `entries` for Client Exemplu SRL (a legal person), cash. */
-async function cartForExemplu(page: Page, entries: string[]): Promise<void> {
-  await desktop.open('#/counter');
-  await page.getByTestId('product-search').waitFor();
-  for (const entry of entries) {
-    const before = await page.getByTestId('cart-line').count();
-    await page.keyboard.press('F2');
-    await page.keyboard.type(entry);
-    await page.getByTestId('product-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(before + 1);
-  }
-  await page.keyboard.press('F3');
-  await page.keyboard.type('Exemplu');
-  await page.getByTestId('client-suggestions').waitFor();
-  await page.keyboard.press('Enter');
-  await page.getByTestId('counter-client').waitFor();
-}
-
 describe('the daily cash ceiling (Legea 70/2015)', () => {
   it('warns at the counter, in Romanian, when the day\'s cash from one legal person would pass 5.000 lei, counting the earlier sale; not when the card takes the excess', async () => {
     const { page } = desktop;
     // 5 × 649,99 = 3.249,95 lei in cash: under the ceiling, no warning.
-    await cartForExemplu(page, ['5*espressor']);
+    await cartAtCounter(desktop, ['5*espressor'], 'Exemplu');
     expect(await page.getByTestId('cash-limit').count()).toBe(0);
     await page.keyboard.press('F9');
     await page.getByTestId('issued-panel').waitFor();
     expect(await page.getByTestId('issued-cash-limit').count()).toBe(0);
     await page.keyboard.press('Escape');
     // 3 more: 1.949,97 alone is under, but the day's cash from this client reaches 5.199,92 lei.
-    await cartForExemplu(page, ['3*espressor']);
+    await cartAtCounter(desktop, ['3*espressor'], 'Exemplu');
     const warning = page.getByTestId('cash-limit');
     await warning.waitFor();
     expect(await warning.textContent()).toBe(
