@@ -228,11 +228,12 @@ export function getReceipt(ctx: LocalContext, id: string): ReceiptView {
 
 export function listReceipts(
   ctx: LocalContext,
-  input: { search?: string | undefined; invoice_id?: string | undefined; from?: string | undefined; to?: string | undefined; limit: number; offset: number },
+  input: { search?: string | undefined; invoice_id?: string | undefined; client_id?: string | undefined; from?: string | undefined; to?: string | undefined; limit: number; offset: number },
 ): { items: ReceiptView[]; total: number } {
   return ctx.store.snapshot((db) => {
     const conditions: Sql[] = [sql`1 = 1`];
     if (input.invoice_id) conditions.push(sql`r.invoice_id = ${input.invoice_id}`);
+    if (input.client_id) conditions.push(sql`r.client_id = ${input.client_id}`);
     if (input.from) conditions.push(sql`r.date >= ${input.from}`);
     if (input.to) conditions.push(sql`r.date <= ${input.to}`);
     // Folded on both sides (tejghea_fold, shared/text/search-fold.ts): "stefan" finds "Ştefan".

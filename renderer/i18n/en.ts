@@ -164,7 +164,6 @@ export const en: Messages = {
   'counter.noNumberOffline': 'No number available on this device',
   'counter.noSeries': 'There is no invoice series.',
   'counter.offlineNote': 'Offline: the invoice takes a final number from this device\'s reserve and is sent when the connection returns.',
-  'counter.cashLimit': 'Caution: the amount exceeds the daily cash ceiling ({limit}).',
   'counter.problem.no_lines': 'Add at least one product.',
   'counter.problem.exemption_missing': 'Lines at 0% VAT need the exemption reason.',
   'counter.problem.client_required': 'Pick the client (F3) or create one (F7); a private person needs only a name.',
@@ -950,4 +949,22 @@ export const en: Messages = {
   'stock.rows.few': '{count} stock rows',
   'stock.rows.other': '{count} stock rows',
   'nir.difference': 'difference {qty}',
+  // counter helper (issue 13): the service's refusal of a sale, shown at the counter.
+  'counterRefusal.message': 'The service refused invoice {number}: {reason}. The invoice stays issued once on this device, with the cart\'s products; do not issue it again. Open Sync: fix and send it again, or discard it and sell the cart again.',
+  'counterRefusal.reason.number': 'the number used is no longer reserved for this till on the service',
+  'counterRefusal.openSync': 'Open Sync',
+  // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
+  'cashCeiling.legal': 'Caution: the daily cash ceiling from a legal person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
+  'cashCeiling.natural': 'Caution: the daily cash ceiling from a natural person is {limit} (Legea 70/2015); with this sale the client reaches {total} today. Take the difference by card or bank transfer.',
+  // counter helper (issue 13): plural forms of the remaining counted messages.
+  'dashboard.failed#one': '{count} failed',
+  'dashboard.failed#other': '{count} failed',
+  'imports.moreErrors#one': 'and {count} more problem on the following rows.',
+  'imports.moreErrors#other': 'and {count} more problems on the following rows.',
+  'imports.commit#one': 'Import {count} row',
+  'imports.commit#other': 'Import {count} rows',
+  'imports.pulled#one': '{count} record is now on this computer too.',
+  'imports.pulled#other': '{count} records are now on this computer too.',
+  'efacturaClock.summary#one': '{count} invoice must be uploaded to e-Factura soon or is past its deadline. Send it from the invoice.',
+  'efacturaClock.summary#other': '{count} invoices must be uploaded to e-Factura soon or are past their deadline. Send them from the invoice.',
 };

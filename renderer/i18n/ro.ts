@@ -167,7 +167,6 @@ export const ro = {
   'counter.noNumberOffline': 'Niciun număr disponibil pe acest dispozitiv',
   'counter.noSeries': 'Nu există nicio serie de facturi.',
   'counter.offlineNote': 'Offline: factura primește un număr final din rezerva acestui dispozitiv și se trimite când revine conexiunea.',
-  'counter.cashLimit': 'Atenție: suma depășește plafonul zilnic de numerar ({limit}).',
   'counter.problem.no_lines': 'Adăugați cel puțin un produs.',
   'counter.problem.exemption_missing': 'Liniile cu TVA 0% au nevoie de motivul scutirii.',
   'counter.problem.client_required': 'Alegeți clientul (F3) sau creați-l (F7); pentru o persoană fizică ajunge numele.',
@@ -953,4 +952,22 @@ export const ro = {
   'stock.rows.few': '{count} poziții de stoc',
   'stock.rows.other': '{count} de poziții de stoc',
   'nir.difference': 'diferență {qty}',
+  // counter helper (issue 13): the service's refusal of a sale, shown at the counter.
+  'counterRefusal.message': 'Serviciul a refuzat factura {number}: {reason}. Factura rămâne emisă o singură dată pe acest dispozitiv, cu produsele coșului; nu o emiteți din nou. Deschideți Sincronizare: corectați și retrimiteți, sau renunțați la ea și vindeți coșul din nou.',
+  'counterRefusal.reason.number': 'numărul folosit nu mai este rezervat pentru această casă pe serviciu',
+  'counterRefusal.openSync': 'Deschide Sincronizare',
+  // counter helper (issue 13): the daily cash ceiling of Legea 70/2015 at the counter.
+  'cashCeiling.legal': 'Atenție: plafonul zilnic de numerar de la o persoană juridică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
+  'cashCeiling.natural': 'Atenție: plafonul zilnic de numerar de la o persoană fizică este {limit} (Legea 70/2015); cu această vânzare clientul ajunge azi la {total}. Încasați diferența cu cardul sau prin ordin de plată.',
+  // counter helper (issue 13): plural forms of the remaining counted messages.
+  'dashboard.failed#one': '{count} eșuată',
+  'dashboard.failed#other': '{count} de eșuate',
+  'imports.moreErrors#one': 'și încă {count} problemă pe rândurile următoare.',
+  'imports.moreErrors#other': 'și încă {count} de probleme pe rândurile următoare.',
+  'imports.commit#one': 'Importă {count} rând',
+  'imports.commit#other': 'Importă {count} de rânduri',
+  'imports.pulled#one': '{count} înregistrare este acum și pe acest calculator.',
+  'imports.pulled#other': '{count} de înregistrări sunt acum și pe acest calculator.',
+  'efacturaClock.summary#one': '{count} factură trebuie încărcată în e-Factura curând sau și-a depășit termenul. Trimiteți-o din fișa facturii.',
+  'efacturaClock.summary#other': '{count} de facturi trebuie încărcate în e-Factura curând sau au depășit termenul. Trimiteți-le din fișa facturii.',
 } as const satisfies Record<string, string>;

@@ -1,5 +1,5 @@
 import { StockBadge } from './stock/StockBadge';
-import { maskCnp } from '../../shared/ro/cnp';
+import { partyCodeOnScreen } from '../lib/party-code';
 import { useCallback, useMemo, useState } from 'react';
 import { ActionDialog } from '../components/ActionDialog';
 import type { ClientView, ProductView } from '../../shared/ipc';
@@ -15,7 +15,6 @@ import { useI18n } from '../i18n/I18nProvider';
 import { fieldErrors } from '../lib/errors';
 import { formatBani, formatMoney, formatPercent, parseAmountInput } from '../lib/format';
 import { useDebounced } from '../lib/use-debounced';
-import { taxCodeAsWritten } from '../../shared/ro/cui';
 
 export function ClientsScreen({ id }: { id?: string }) {
   const t = useI18n().t;
@@ -66,7 +65,7 @@ export function ClientsScreen({ id }: { id?: string }) {
                 </>
               );
             case 'cui':
-              return taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? maskCnp(c.cnp) ?? '';
+              return partyCodeOnScreen(c);
             case 'reg':
               return c.reg_com ?? '';
             case 'city':

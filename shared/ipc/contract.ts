@@ -1043,6 +1043,8 @@ export const contract = {
     input: z.object({
       search: z.string().max(200).optional(),
       invoice_id: zLocalId.optional(),
+      /** One client's chitanțe (the counter adds up the day's cash against the legal ceiling). */
+      client_id: zLocalId.optional(),
       from: zDate.optional(),
       to: zDate.optional(),
       ...zPage,

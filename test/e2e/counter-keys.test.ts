@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
+import { cartAtCounter, eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
 import { postOk, seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
@@ -296,4 +296,63 @@ describe('fits the screen', () => {
       await page.setViewportSize({ width: 1366, height: 768 });
     });
   }
+});
+
+describe('CNPs masked', () => {
+  const CNP = '1960529460012';
+  const MASKED = '1•••••••••012';
+
+  /** Everything a screen shows: its text, and the values and tooltips of its elements. */
+  const shownText = (page: Page) =>
+    page.evaluate(() => {
+      const parts = [document.body.innerText];
+      for (const el of document.querySelectorAll('input, textarea, select, [title], [aria-label], [placeholder]')) {
+        for (const a of ['title', 'aria-label', 'placeholder']) parts.push(el.getAttribute(a) ?? '');
+        if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) parts.push(el.value);
+      }
+      return parts.join('\n');
+    });
+
+  it('shows no full CNP on any screen or list of a sale to a person, masked where shown; the printed invoice carries it in full', async () => {
+    const { page } = desktop;
+    await freshCounter(page);
+    await cartAtCounter(desktop, ['5941234567913']);
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    // The client search's suggestions: the person with her CNP masked.
+    await page.keyboard.press('F3');
+    await page.keyboard.type('Ionescu');
+    const suggestions = page.getByTestId('client-suggestions');
+    await expect.poll(async () => (await suggestions.textContent()) ?? '').toContain(MASKED);
+    expect(await shownText(page)).not.toContain(CNP);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+    expect(await shownText(page)).not.toContain(CNP);
+    await page.keyboard.press('F9');
+    await page.getByTestId('issued-panel').waitFor();
+    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    expect(await shownText(page)).not.toContain(CNP);
+    // The document needs it: the printed invoice names the buyer by her full CNP.
+    await page.keyboard.press('Control+p');
+    await eventually('printed', async () => (await page.getByTestId('print-frame').getAttribute('srcdoc'))?.includes('Ștefan Ionescu'));
+    expect(await page.getByTestId('print-frame').getAttribute('srcdoc')).toContain(CNP);
+    await syncAll(desktop);
+
+    const seen: string[] = [];
+    const routes = ['#/counter', '#/dashboard', '#/invoices', '#/receipts', '#/clients', '#/products', '#/expenses', '#/supplier-bills', '#/suppliers', '#/series', '#/sync', '#/settings', '#/accounting'];
+    for (const route of routes) {
+      await desktop.open(route);
+      await page.waitForTimeout(250);
+      if ((await shownText(page)).includes(CNP)) seen.push(route);
+    }
+    // The invoice's own page: the buyer's CNP, masked.
+    await openInvoiceByNumber(desktop, number);
+    await expect.poll(async () => (await page.getByTestId('buyer-cnp').textContent()) ?? '').toBe(MASKED);
+    if ((await shownText(page)).includes(CNP)) seen.push('invoice detail');
+    // The receipts list searched by the client's name.
+    await desktop.open('#/receipts');
+    await page.getByRole('searchbox').or(page.locator('input[type=search]')).first().fill('Ionescu').catch(() => undefined);
+    await page.waitForTimeout(300);
+    if ((await shownText(page)).includes(CNP)) seen.push('receipts search');
+    expect(seen).toEqual([]);
+  });
 });

@@ -95,6 +95,26 @@ describe('Romanian words', () => {
 });
 
 describe('plural forms of the catalogue', () => {
+  it('gives every counted message of the catalogue its Romanian forms: 1, 2-19, 20 and more with "de"', async () => {
+    const { translate } = await import('../../renderer/i18n');
+    const { ro: catalogue } = await import('../../renderer/i18n/ro');
+    const counted = Object.entries(catalogue as Record<string, string>)
+      // Keys that are themselves one form (`till.lines.few`, renderer/i18n/plural.ts) are checked by plural() above.
+      .filter(([key, message]) => !key.includes('#') && !/\.(one|few|other)$/.test(key) && /\{count\} \p{L}/u.test(message))
+      .map(([key]) => key as Parameters<typeof translate>[1]);
+    expect(counted.length).toBeGreaterThan(15);
+    const wrong = counted.filter((key) => {
+      const [one, few, many] = [1, 2, 20].map((count) => translate('ro', key, { count })) as [string, string, string];
+      return one === few.replace('2', '1') || !many.includes('20 de ') || few.includes('2 de ');
+    });
+    expect(wrong).toEqual([]);
+    // English: one and other differ wherever a noun is counted.
+    expect(translate('en', 'imports.commit', { count: 1 })).toBe('Import 1 row');
+    expect(translate('ro', 'imports.commit', { count: 1 })).toBe('Importă 1 rând');
+    expect(translate('ro', 'imports.commit', { count: 3 })).toBe('Importă 3 rânduri');
+    expect(translate('ro', 'efacturaClock.summary', { count: 21 })).toMatch(/^21 de facturi trebuie încărcate/);
+  });
+
   it('counts invoices, clients and reserved numbers in Romanian and English', async () => {
     const { translate } = await import('../../renderer/i18n');
     expect([1, 2, 19, 20, 101, 120].map((count) => translate('ro', 'invoices.count', { count }))).toEqual([

@@ -5,7 +5,7 @@ import { netUnitPrice } from '../../renderer/counter/cart';
 import { computeTotals } from '../../shared/invoice-math';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { eventually, indicator, screenshot, syncAll } from './support/flows';
+import { cartAtCounter, eventually, indicator, screenshot, syncAll } from './support/flows';
 import { seed, startE2eServer, type E2eServer, type Seed } from './support/stack';
 
 /**
@@ -59,24 +59,8 @@ function totalOf(items: { code: string; q: number }[]): number {
   ).total_bani;
 }
 
-async function cartWith(page: Page, entries: string[], client = 'Exemplu'): Promise<void> {
-  await desktop.open('#/counter');
-  await page.getByTestId('product-search').waitFor();
-  for (const entry of entries) {
-    const before = await page.getByTestId('cart-line').count();
-    await page.keyboard.press('F2');
-    await page.keyboard.type(entry);
-    await page.getByTestId('product-suggestions').waitFor().catch(() => undefined);
-    await page.keyboard.press('Enter');
-    await eventually(`line for ${entry}`, async () => (await page.getByTestId('cart-line').count()) > before || (await page.getByTestId('line-quantity').count()) > 0);
-  }
-  if (client) {
-    await page.keyboard.press('F3');
-    await page.keyboard.type(client);
-    await page.getByTestId('client-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await page.getByTestId('counter-client').waitFor();
-  }
+async function cartWith(_page: Page, entries: string[], client = 'Exemplu'): Promise<void> {
+  await cartAtCounter(desktop, entries, client);
 }
 
 async function localInvoices(page: Page): Promise<{ id: string; full_number: string | null; status: string; paid_state: string; totals: { total_bani: number } }[]> {

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
  * acted (the reply is lost: the case idempotency exists for), stalls (no reply at all), and a
  * "down" switch that refuses everything (offline).
  */
-export type Fault = 'pass' | 'status500' | 'status503' | 'status429' | 'drop_before' | 'drop_after' | 'stall';
+export type Fault = 'pass' | 'status500' | 'status503' | 'status429' | 'status422' | 'drop_before' | 'drop_after' | 'stall';
 
 export interface FaultRates {
   status500?: number;
@@ -65,11 +65,24 @@ function errorReply(res: ServerResponse, status: number, code: string, headers: 
   res.end(body);
 }
 
+/** The field the injected 422 names, and its message. */
+export const INJECTED_422 = { field: 'lines.0.vat_rate', message: 'Cota de TVA nu este permisă pentru acest produs.' };
+
+function validationReply(res: ServerResponse): void {
+  const body = JSON.stringify({
+    success: false,
+    error: { message: 'Datele trimise nu sunt valide.', type: 'validation_error', code: 'validation_error', status: 422, param: INJECTED_422.field, fields: { [INJECTED_422.field]: INJECTED_422.message } },
+    meta: { version: 'v1', request_id: '00000000-0000-4000-8000-000000000000', response_time: '0ms' },
+  });
+  res.writeHead(422, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const sockets = new Set<Socket>();
   const counts: Record<Fault | 'down', number> = {
-    pass: 0, status500: 0, status503: 0, status429: 0, drop_before: 0, drop_after: 0, stall: 0, down: 0,
+    pass: 0, status500: 0, status503: 0, status429: 0, status422: 0, drop_before: 0, drop_after: 0, stall: 0, down: 0,
   };
   let down = false;
   let planned: Fault[] = [];
@@ -136,6 +149,11 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
           return;
         case 'status429':
           errorReply(res, 429, 'rate_limit_exceeded', { 'retry-after': '1' });
+          return;
+        case 'status422':
+          // A refusal of the data, in the contract's envelope, in Romanian as the device asks for it:
+          // never retried by the device; only planned, never drawn at random.
+          validationReply(res);
           return;
         case 'drop_after': {
           // The server does the work; its reply never reaches the client.

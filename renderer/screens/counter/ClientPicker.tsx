@@ -6,6 +6,7 @@ import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import type { CartClient } from '../../counter/cart';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
+import { partyCodeOnScreen } from '../../lib/party-code';
 import { describeError } from '../../lib/errors';
 import { useToast } from '../../components/Toasts';
 import { WedgeDetector } from '../../counter/scanner';
@@ -176,7 +177,7 @@ export const ClientPicker = forwardRef<
               {(c) => (
                 <>
                   <span>{c.name}</span>
-                  <span className="code">{taxCodeAsWritten(c.cui, c.vat_payer, c.country) ?? ''}</span>
+                  <span className="code">{partyCodeOnScreen(c)}</span>
                   <span className="muted small">{c.city ?? ''}</span>
                 </>
               )}

@@ -20,6 +20,8 @@ import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { ClientPicker, toCartClient, type ClientPickerHandle } from './ClientPicker';
 import { LinesTable } from './LinesTable';
 import { ProductSearch, type ProductSearchHandle } from './ProductSearch';
+import { SaleRefusal, useWatchedSync } from './SaleRefusal';
+import { CashCeiling } from './CashCeiling';
 
 const PAYMENT_KEYS: Record<PaymentMethodType, MessageKey> = {
   receipt: 'payment.receipt',
@@ -358,8 +360,6 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
     search.current?.focus();
   }, []);
 
-  const cashLimit = cart.client?.cui ? settings?.cash_limits.b2b_daily_bani : settings?.cash_limits.b2c_daily_bani;
-  const overCashLimit = cart.payment_method === 'receipt' && cashLimit !== undefined && cashLimit > 0 && totals.total_bani > cashLimit;
 
   return (
     <div className="counter" data-testid="counter">
@@ -401,6 +401,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         {issued ? (
           <IssuedPanel
             issued={issued}
+            cashLimits={settings?.cash_limits}
             onPrint={() => printInvoice(issued.invoice)}
             onSavePdf={() =>
               void invoiceHtml(issued.invoice, settings)
@@ -532,7 +533,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
               {t('till.receiptNoNumber')}
             </div>
           ) : null}
-          {overCashLimit ? <div className="banner warn small" data-testid="cash-limit">{t('counter.cashLimit', { limit: formatMoney(cashLimit ?? 0, 'RON', language) })}</div> : null}
+          <CashCeiling buyer={cart.client} cashBani={cartTender(cart, totals.total_bani).cash_bani} limits={settings?.cash_limits} testId="cash-limit" />
           {attempted && problems.length > 0 ? (
             <div ref={problemsBox} className="banner bad small col" data-testid="cart-problems">
               {problems.map((p) => (
@@ -594,9 +595,11 @@ function InvoiceDetails(props: { cart: Cart; dispatch: (action: CartAction) => v
   );
 }
 
-function IssuedPanel(props: { issued: Issued; onPrint(): void; onSavePdf(): void; onPrintReceipt?: () => void; onNew(): void }) {
+function IssuedPanel(props: { issued: Issued; cashLimits: Settings['cash_limits'] | undefined; onPrint(): void; onSavePdf(): void; onPrintReceipt?: () => void; onNew(): void }) {
   const { t, language } = useI18n();
   const { invoice, receipt } = props.issued;
+  // The sale as it goes up to the service: the badge and, if refused, the reason follow it.
+  const sync = useWatchedSync(invoice.id) ?? invoice.sync;
   return (
     <div className="banner ok issued" data-testid="issued-panel" role="status">
       <div className="grow col" style={{ gap: 6 }}>
@@ -604,13 +607,15 @@ function IssuedPanel(props: { issued: Issued; onPrint(): void; onSavePdf(): void
           {t('counter.issued')} <strong data-testid="issued-number">{invoice.full_number}</strong> · {formatMoney(invoice.totals.total_bani, invoice.currency, language)}
         </div>
         <div className="row wrap small">
-          <SyncBadge sync={invoice.sync} />
+          <SyncBadge sync={sync} />
           {invoice.numbering === 'reservation' ? <span>{t('counter.numberFromReservation')}</span> : invoice.numbering === 'lock' ? <span>{t('counter.numberFromLock')}</span> : null}
           {receipt ? <span>· {receipt.receipt_number ? t('counter.receiptNumber', { number: receipt.receipt_number }) : t('counter.receiptPending')}</span> : null}
           {props.issued.change_bani > 0 ? (
             <strong data-testid="issued-change">· {t('till.issuedChange', { amount: formatMoney(props.issued.change_bani, 'RON', language) })}</strong>
           ) : null}
         </div>
+        <SaleRefusal sync={sync} number={invoice.full_number ?? ''} />
+        {receipt ? <CashCeiling buyer={invoice.client_id ? { id: invoice.client_id, cui: invoice.buyer?.cui ?? null } : null} cashBani={receipt.amount_bani} limits={props.cashLimits} excludeReceiptId={receipt.id} testId="issued-cash-limit" /> : null}
         <div className="row wrap">
           <button type="button" className="btn primary" data-testid="print-invoice" onClick={props.onPrint}>
             {t('common.print')} <kbd>Ctrl+P</kbd>

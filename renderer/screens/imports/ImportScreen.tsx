@@ -1,3 +1,4 @@
+import { maskCnp } from '../../../shared/ro/cnp';
 import { useState } from 'react';
 import type { ChannelOutput } from '../../../shared/ipc';
 import { STANDARD_VAT_RATES_BP } from '../../../shared/invoice-math';
@@ -279,6 +280,8 @@ function cellShown(target: string, value: string | number | boolean | null | und
   // An Excel percentage cell holds a fraction (0.21): shown as the percent it stands for.
   if (typeof value === 'number' && target === 'vat_rate') return formatPercent(value > 0 && value < 1 ? Math.round(value * 10_000) / 100 : value, language);
   if (target === 'type') return value === 'person' ? t('imports.kind.clients') : String(value);
+  // The file's CNPs are the clients' own: a preview is a screen, so they are masked (shared/ro/cnp.ts).
+  if (target === 'cnp') return maskCnp(String(value)) ?? '';
   return String(value);
 }
 

@@ -12,6 +12,7 @@ import { todayInBucharest } from '../../../shared/dates';
 import { formatBani, formatDate, formatMoney, formatPercent, formatQuantity, formatTimestamp, parseAmountInput } from '../../lib/format';
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
+import { partyCodeOnScreen } from '../../lib/party-code';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
 import { isWalkInBuyer } from '../../../shared/schemas/invoice';
 import { efacturaUploadDeadline } from '../../../shared/ro/working-days';
@@ -122,6 +123,12 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                   <>
                     <dt>{t('clients.cui')}</dt>
                     <dd>{taxCodeAsWritten(invoice.buyer.cui, invoice.buyer.vat_payer, invoice.buyer.country)}</dd>
+                  </>
+                ) : null}
+                {invoice.buyer && !invoice.buyer.cui && invoice.buyer.cnp && !isWalkInBuyer(invoice.buyer) ? (
+                  <>
+                    <dt>{t('print.cnp')}</dt>
+                    <dd data-testid="buyer-cnp">{partyCodeOnScreen(invoice.buyer)}</dd>
                   </>
                 ) : null}
                 {invoice.buyer?.reg_com ? (

@@ -110,6 +110,31 @@ export async function sellAtCounter(desktop: Desktop, sale: CounterSale): Promis
   return (await page.getByTestId('issued-number').textContent()) ?? '';
 }
 
+/**
+ * Opens the counter and fills a cart: each entry typed in the product box (F2) and taken with Enter,
+ * then, when `client` is given, the first client its search offers (F3, Enter). Nothing is issued.
+ */
+export async function cartAtCounter(desktop: Desktop, entries: string[], client = ''): Promise<void> {
+  const { page } = desktop;
+  await desktop.open('#/counter');
+  await page.getByTestId('product-search').waitFor();
+  for (const entry of entries) {
+    const before = await page.getByTestId('cart-line').count();
+    await page.keyboard.press('F2');
+    await page.keyboard.type(entry);
+    await page.getByTestId('product-suggestions').waitFor().catch(() => undefined);
+    await page.keyboard.press('Enter');
+    await eventually(`line for ${entry}`, async () => (await page.getByTestId('cart-line').count()) > before || (await page.getByTestId('line-quantity').count()) > 0);
+  }
+  if (client) {
+    await page.keyboard.press('F3');
+    await page.keyboard.type(client);
+    await page.getByTestId('client-suggestions').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('counter-client').waitFor();
+  }
+}
+
 /** Opens "Detalii factură" at the counter and fills what is given. */
 export async function fillInvoiceDetails(page: Page, details: NonNullable<CounterSale['details']>): Promise<void> {
   const box = page.getByTestId('invoice-details');
