@@ -10,8 +10,9 @@ import { addBani, mulDivRound, scaleExact, unscale, type Bani } from './money';
  *   - VAT rate and discount in basis points (2100 = 21%, 2050 = 20.5%, discount 10000 = 100%).
  *
  * A line's price is net (the B2B default) or includes VAT (a shop's shelf price, `price_includes_vat`):
- * - Net: rounding is half away from zero at each of three steps on a line (gross, discount, VAT);
- *   VAT is computed per line and then summed per rate.
+ * - Net: rounding is half away from zero at each of two steps on a line (gross, discount); the VAT
+ *   of a rate is round(sum of its lines' nets x rate), shared out among its lines so each is within
+ *   a ban of its own VAT, and the breakdown meets BR-CO-17 however many lines there are.
  * - VAT included: the line's total is fixed first (quantity x shelf price less the discount, each
  *   rounded to the ban), so the customer pays exactly what the shelf says; the VAT is then extracted
  *   once per rate from the sum of those totals, and the rate's net is shared out among its lines
@@ -156,8 +157,8 @@ export interface TotalsOptions {
 }
 
 /**
- * Totals of an invoice: every line computed with {@link computeLine}, VAT per line, then summed per
- * rate. Breakdown sums always equal the totals. No lines give zero totals and an empty breakdown.
+ * Totals of an invoice: every line computed with {@link computeLine}, the VAT of each rate computed
+ * on the rate's net and shared out among its lines (net lines and shelf lines each so). Breakdown sums always equal the totals. No lines give zero totals and an empty breakdown.
  */
 export function computeTotals(lines: readonly LineInput[], options: TotalsOptions = {}): InvoiceTotals {
   const reverseCharge = options.reverse_charge === true;
@@ -165,12 +166,13 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
   const amounts: LineAmounts[] = [];
   for (const line of lines) checkLine(line);
   const shelf = shelfAmounts(lines, reverseCharge);
+  const netVat = reverseCharge ? new Map<number, number>() : netLinesVat(lines);
   let gross = 0;
   let discount = 0;
   let net = 0;
   let vat = 0;
   for (const [i, line] of lines.entries()) {
-    const computed = shelf.get(i) ?? computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line);
+    const computed = shelf.get(i) ?? withVat(computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line), netVat.get(i));
     amounts.push(computed);
     gross = addBani(gross, computed.gross_before_discount_bani);
     discount = addBani(discount, computed.discount_bani);
@@ -198,6 +200,53 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     lines: amounts,
     reverse_charge: reverseCharge,
   };
+}
+
+/** A net line's amounts with the VAT its rate shared out to it (the total follows). */
+function withVat(amounts: LineAmounts, vat: number | undefined): LineAmounts {
+  return vat === undefined || vat === amounts.vat_bani ? amounts : { ...amounts, vat_bani: vat, total_bani: addBani(amounts.net_bani, vat) };
+}
+
+/**
+ * The VAT of the net-priced lines, by index: per rate, round(sum of the lines' nets x rate) shared
+ * out among the lines. Each line first gets its own VAT rounded (what {@link computeLine} gives);
+ * the difference between their sum and the rate's VAT (at most half a ban per line, in practice a few
+ * bani) is absorbed one ban at a time by the lines whose VAT was rounded furthest the other way (ties:
+ * the earlier line), as the shelf lines share out their net. So the breakdown meets BR-CO-17 for any
+ * number of lines (500 lines of 0,02 lei at 21% carry 2,10 lei of VAT, not 0), every line stays within
+ * a ban of its own exact VAT, and a storno gives exactly the negated amounts.
+ */
+function netLinesVat(lines: readonly LineInput[]): Map<number, number> {
+  const byRate = new Map<number, number[]>();
+  lines.forEach((line, i) => {
+    if (line.price_includes_vat || line.vat_rate_bp === 0) return;
+    const indexes = byRate.get(line.vat_rate_bp) ?? [];
+    indexes.push(i);
+    byRate.set(line.vat_rate_bp, indexes);
+  });
+  const out = new Map<number, number>();
+  for (const [rate, indexes] of byRate) {
+    const nets = indexes.map((i) => computeLine(lines[i]!).net_bani);
+    const vats = nets.map((n) => mulDivRound(n, rate, 10_000));
+    const residual = mulDivRound(nets.reduce((a, b) => addBani(a, b), 0), rate, 10_000) - vats.reduce((a, b) => a + b, 0);
+    if (residual !== 0) {
+      // How far each line's VAT was rounded below its exact value, in 1/10000 ban.
+      const gaps = nets.map((n, k) => shortfallOfProduct(n, rate, vats[k]!));
+      const order = nets.map((_, k) => k);
+      const sign = residual > 0 ? 1 : -1;
+      order.sort((a, b) => sign * (gaps[b]! - gaps[a]!) || a - b);
+      for (let k = 0; k < Math.abs(residual); k++) vats[order[k]!]! += sign;
+    }
+    indexes.forEach((lineIndex, k) => out.set(lineIndex, vats[k]!));
+  }
+  return out;
+}
+
+/** net x rate - rounded x 10000, exact past 2^53 too (only the order of these matters). */
+function shortfallOfProduct(net: number, rateBp: number, rounded: number): number {
+  const exact = net * rateBp - rounded * 10_000;
+  if (Number.isSafeInteger(net * rateBp) && Number.isSafeInteger(rounded * 10_000)) return exact;
+  return Number(BigInt(net) * BigInt(rateBp) - BigInt(rounded) * 10_000n);
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type BuyerFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
-import { computeTotals, type LineVatCategory } from '../../shared/invoice-math';
+import { computeLine, computeTotals, type LineVatCategory } from '../../shared/invoice-math';
 import type { SellerSnapshot } from '../../shared/schemas/invoice';
 import { toUblXml, toUblXmlUnchecked } from '../../server/efactura/ubl-write';
 import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
@@ -46,6 +46,11 @@ function facts(o: { buyer?: BuyerFacts | null; lines: Line[]; seller?: Partial<S
   };
 }
 
+/** The facts with every line's VAT rounded on its own (the old arithmetic), for the refusal direction of BR-CO-17. */
+function perLineVat(f: InvoiceFacts): InvoiceFacts {
+  return { ...f, lines: f.lines.map((l) => ({ ...l, vat_bani: computeLine({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp }).vat_bani })) };
+}
+
 const person = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Ion Popescu', cui: null, vat_payer: false, reg_com: null, cnp: null, address: null, city: null, county: null, country: 'RO', ...p });
 const foreign = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Foreign Buyer Ltd', cui: null, vat_payer: true, reg_com: null, cnp: null, address: 'Main Street 1', city: 'Town', county: null, country: 'US', ...p });
 const tiny = Array.from({ length: 500 }, (_, i): Line => ({ description: `Șurub ${i + 1}`, price: 0.02 }));
@@ -78,7 +83,11 @@ const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
   // Refused before numbering, each for the rule the validators name.
   zeroWithoutReason: { facts: facts({ lines: [{ price: 300, vat: 0 }] }), refusedFor: ['BR-E-10'] },
   bucharestNoSector: { facts: facts({ buyer: { ...COMPANY, address: 'Str. Lipscani 1', city: 'București', county: 'București' }, lines: [{ price: 10 }] }), refusedFor: ['BR-RO-100', 'BR-RO-101'] },
-  perLineRounding: { facts: facts({ lines: tiny }), refusedFor: ['BR-CO-17'] },
+  // 500 lines of 0,02 lei: the arithmetic now computes the rate's VAT on its net (2,10 lei) and shares it out.
+  manySmallLines: { facts: facts({ lines: tiny }) },
+  manySmallLinesStorno: { facts: facts({ lines: tiny, storno: true }) },
+  // The same lines with each line's VAT rounded on its own, as the arithmetic did before: still caught.
+  perLineRounding: { facts: perLineVat(facts({ lines: tiny })), refusedFor: ['BR-CO-17'] },
 };
 
 const availability = ublValidatorAvailability();
@@ -118,6 +127,8 @@ describe('pre-issue rules agree with the official validators', () => {
       }
     }
     expect(Object.keys(mapped.perLineRounding!.problems)).toEqual(['vat_breakdown.0.vat_bani']);
+    expect(mapped.manySmallLines!.document.vat_breakdown).toEqual([{ category: 'S', vat_rate_bp: 2100, taxable_bani: 1000, vat_bani: 210 }]);
+    expect(mapped.manySmallLinesStorno!.document.vat_breakdown).toEqual([{ category: 'S', vat_rate_bp: 2100, taxable_bani: -1000, vat_bani: -210 }]);
     expect(Object.keys(mapped.zeroWithoutReason!.problems)).toEqual(['items.0.vat_exemption_reason']);
     expect(Object.keys(mapped.bucharestNoSector!.problems)).toEqual(['buyer.address.city']);
   });
