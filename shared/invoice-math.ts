@@ -130,9 +130,36 @@ export interface VatBreakdownEntry {
   total_bani: Bani;
 }
 
+/**
+ * A discount or charge on the whole invoice (EN 16931 BG-20 / BG-21), without VAT, at one VAT rate
+ * (and, at 0%, one category) that some line of the invoice has: it lowers or raises that rate's
+ * taxable amount, and so its VAT. `amount_bani` has the sign of the invoice (negative on a storno).
+ */
+export interface DocumentAdjustmentInput {
+  charge: boolean;
+  amount_bani: Bani;
+  vat_rate_bp: number;
+  vat_category?: LineVatCategory | null | undefined;
+}
+
+export interface AdjustmentAmounts {
+  /** Signed as it moves the taxable amount: an allowance negative on an invoice, a charge positive. */
+  net_bani: Bani;
+  /** The VAT it moves: the rate's VAT on its taxable amount less the VAT without it, shared out in order. */
+  vat_bani: Bani;
+}
+
 export interface InvoiceTotals {
   gross_before_discount_bani: Bani;
   discount_bani: Bani;
+  /** BT-106: the sum of the line nets. Equals `net_bani` when the invoice has no document-level allowance or charge. */
+  lines_net_bani: Bani;
+  /** BT-107 and BT-108: document-level allowances and charges (each as a positive sum on an invoice, negative on a storno). */
+  allowance_total_bani: Bani;
+  charge_total_bani: Bani;
+  /** The amounts of each document-level allowance or charge, in input order. */
+  adjustments: AdjustmentAmounts[];
+  /** BT-109, the taxable total: line nets - allowances + charges. */
   net_bani: Bani;
   vat_bani: Bani;
   total_bani: Bani;
@@ -154,6 +181,8 @@ export interface TotalsOptions {
    * entry under rate 0 with the whole net, which is how the printed invoice and the XML show it.
    */
   reverse_charge?: boolean;
+  /** Document-level allowances and charges (BG-20, BG-21). */
+  adjustments?: readonly DocumentAdjustmentInput[];
 }
 
 /**
@@ -187,12 +216,20 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     entry.total_bani = addBani(entry.total_bani, computed.total_bani);
     groups.set(key, entry);
   }
+  const linesNet = net;
+  const adjusted = applyAdjustments(options.adjustments ?? [], groups, lines, amounts, reverseCharge);
+  net = addBani(net, adjusted.net);
+  vat = addBani(vat, adjusted.vat);
   const breakdown = [...groups.values()].sort(
     (a, b) => b.vat_rate_bp - a.vat_rate_bp || categoryOrder(a.vat_category) - categoryOrder(b.vat_category),
   );
   return {
     gross_before_discount_bani: gross,
     discount_bani: discount,
+    lines_net_bani: linesNet,
+    allowance_total_bani: adjusted.allowances,
+    charge_total_bani: adjusted.charges,
+    adjustments: adjusted.amounts,
     net_bani: net,
     vat_bani: vat,
     total_bani: addBani(net, vat),
@@ -200,6 +237,56 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     lines: amounts,
     reverse_charge: reverseCharge,
   };
+}
+
+/**
+ * Document-level allowances and charges into the breakdown groups. Each moves its rate's taxable
+ * amount; the VAT it moves is what the rate's VAT on the new taxable amount differs by: for the
+ * net-priced lines of the rate, round((their nets + adjustments so far) x rate) less the same without
+ * this one, so the VAT of the net part of a rate is its taxable amount x rate rounded once, and the
+ * breakdown meets BR-CO-17 (shelf lines keep the VAT extracted from what the customer paid; the
+ * adjustment's own VAT is added to it). Under reverse charge everything is at 0 and carries no VAT.
+ * Throws RangeError for an adjustment at a rate (or 0% category) no line has: the caller checks that
+ * first, with a message at the member.
+ */
+function applyAdjustments(
+  adjustments: readonly DocumentAdjustmentInput[],
+  groups: Map<string, VatBreakdownEntry>,
+  lines: readonly LineInput[],
+  amounts: readonly LineAmounts[],
+  reverseCharge: boolean,
+): { net: number; vat: number; allowances: number; charges: number; amounts: AdjustmentAmounts[] } {
+  const out = { net: 0, vat: 0, allowances: 0, charges: 0, amounts: [] as AdjustmentAmounts[] };
+  // The running taxable amount of each rate's net-priced lines, from which each adjustment's VAT follows.
+  const running = new Map<number, number>();
+  lines.forEach((line, i) => {
+    if (line.price_includes_vat || reverseCharge) return;
+    running.set(line.vat_rate_bp, addBani(running.get(line.vat_rate_bp) ?? 0, amounts[i]!.net_bani));
+  });
+  for (const a of adjustments) {
+    if (!Number.isSafeInteger(a.amount_bani)) throw new RangeError('amount_bani must be an integer');
+    const rate = reverseCharge ? 0 : a.vat_rate_bp;
+    const category = reverseCharge ? null : lineVatCategory(rate, a.vat_category);
+    const entry = groups.get(`${rate}:${category ?? ''}`);
+    if (!entry) throw new RangeError(`no line has the VAT rate ${a.vat_rate_bp} bp${category ? ` (${category})` : ''} of a document-level allowance or charge`);
+    const moved = a.charge ? a.amount_bani : -a.amount_bani;
+    let vat = 0;
+    if (rate > 0) {
+      const before = running.get(rate) ?? 0;
+      const after = addBani(before, moved);
+      vat = mulDivRound(after, rate, 10_000) - mulDivRound(before, rate, 10_000);
+      running.set(rate, after);
+    }
+    entry.net_bani = addBani(entry.net_bani, moved);
+    entry.vat_bani = addBani(entry.vat_bani, vat);
+    entry.total_bani = addBani(entry.total_bani, moved + vat);
+    out.net = addBani(out.net, moved);
+    out.vat = addBani(out.vat, vat);
+    if (a.charge) out.charges = addBani(out.charges, a.amount_bani);
+    else out.allowances = addBani(out.allowances, a.amount_bani);
+    out.amounts.push({ net_bani: moved, vat_bani: vat });
+  }
+  return out;
 }
 
 /** A net line's amounts with the VAT its rate shared out to it (the total follows). */
