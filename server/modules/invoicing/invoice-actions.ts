@@ -8,7 +8,7 @@ import { insertInvoice } from './invoice-store';
 import { invoiceView } from './invoice-view';
 import { assertEinvoicingReady } from './einvoicing-ready';
 import { lockInvoiceRow } from './payment-store';
-import { price, type LineIntegers } from './pricing';
+import { price, storedAdjustments, type LineIntegers } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { todayAt } from './numbering';
 import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge';
@@ -62,7 +62,8 @@ const storno = defineRoute({
         }
         if (Number(original.efactura_enabled) === 1) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
         const lines = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', original.id).orderBy('position').execute();
-        const priced = price(toIntegers(lines, true), Boolean(original.reverse_charge));
+        // A storno negates the discounts and charges too, with the VAT each moved (every step is symmetric around zero).
+        const priced = price(toIntegers(lines, true), Boolean(original.reverse_charge), storedAdjustments(original.allowances_charges_json, true));
         const id = newId('inv');
         const issueDate = b.issue_date ?? todayAt(ctx.now);
         const buyer = original.buyer_json ? (JSON.parse(original.buyer_json) as PartySnapshot) : null;
@@ -119,7 +120,7 @@ const convert = defineRoute({
         }
         if (Number(proforma.efactura_enabled) === 1) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
         const lines = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', proforma.id).orderBy('position').execute();
-        const priced = price(toIntegers(lines, false), Boolean(proforma.reverse_charge));
+        const priced = price(toIntegers(lines, false), Boolean(proforma.reverse_charge), storedAdjustments(proforma.allowances_charges_json));
         const client = proforma.client_id ? await findClient(trx, ctx.companyId, proforma.client_id) : undefined;
         const buyer = client ? buyerSnapshot(client) : proforma.buyer_json ? (JSON.parse(proforma.buyer_json) as PartySnapshot) : null;
         const id = newId('inv');

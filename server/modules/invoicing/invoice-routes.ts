@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { breakdownJson, lineRows, storedPriced } from './pricing';
+import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, storedAdjustments, storedPriced } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
@@ -184,9 +184,10 @@ const updateInvoice = defineRoute({
       const dueDate = b.due_date !== undefined ? b.due_date : current.due_date;
       const reverseCharge = b.reverse_charge ?? Boolean(current.reverse_charge);
       const items = b.items ?? (await currentItems(trx, current.id));
+      const allowancesCharges = b.allowances_charges ?? storedAdjustments(current.allowances_charges_json).map(adjustmentInput);
       const priced = await checkAndPrice(trx, ctx.companyId, ctx.locale, {
         currency, exchange_rate: exchangeRate, issue_date: issueDate, due_date: dueDate, reverse_charge: reverseCharge, items,
-        language: b.language,
+        language: b.language, allowances_charges: allowancesCharges,
       });
       if (b.efactura_enabled === true) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
       let client: { id: string | null; buyer: string | null; name: string | null } = { id: current.client_id, buyer: current.buyer_json, name: current.buyer_name };
@@ -215,7 +216,7 @@ const updateInvoice = defineRoute({
         client_id: client.id, buyer_json: client.buyer, buyer_name: client.name,
         currency, exchange_rate: storedRate(currency, exchangeRate), language: b.language ?? current.language,
         reverse_charge: reverseCharge ? 1 : 0, net_bani: t.net_bani, vat_bani: t.vat_bani, total_bani: t.total_bani,
-        discount_bani: t.discount_bani, vat_breakdown_json: breakdownJson(t),
+        discount_bani: t.discount_bani, vat_breakdown_json: breakdownJson(t), allowances_charges_json: adjustmentsJson(priced),
         efactura_enabled: b.efactura_enabled !== undefined ? (b.efactura_enabled ? 1 : 0) : current.efactura_enabled,
         spv_environment: b.spv_environment ?? current.spv_environment,
         payment_method: b.payment_method !== undefined ? b.payment_method : current.payment_method,
@@ -289,7 +290,7 @@ const issueInvoice = defineRoute({
         documentType: current.document_type, efacturaEnabled: Number(current.efactura_enabled) === 1, storno: false, issueDate,
         dueDate: current.due_date, deliveryDate: current.delivery_date, currency: current.currency, exchangeRate: current.exchange_rate,
         reverseCharge: Boolean(Number(current.reverse_charge)), paymentMethod: current.payment_method, observations: current.observations,
-        buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge))), original: null,
+        buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge)), storedAdjustments(current.allowances_charges_json)), original: null,
       });
       const assigned = await assignInvoiceNumber(
         assignContext(ctx), trx,

@@ -4,7 +4,7 @@ import type { Locale } from '../../platform/locale';
 import { newId } from '../../platform/ids';
 import type { Invoice, SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
-import { breakdownJson, lineRows, type Priced } from './pricing';
+import { adjustmentsJson, breakdownJson, lineRows, type Priced } from './pricing';
 import type { AssignedNumber } from './invoice-numbering';
 import type { PartySnapshot } from './catalog-bridge';
 import { clientView, findClients } from './catalog-bridge';
@@ -122,6 +122,7 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     total_bani: t.total_bani,
     discount_bani: t.discount_bani,
     vat_breakdown_json: breakdownJson(t),
+    allowances_charges_json: adjustmentsJson(inv.priced),
     amount_paid_bani: 0,
     paid_state: 'unpaid',
     payment_method: inv.paymentMethod,

@@ -101,6 +101,8 @@ export interface InvoicesTable {
   buyer_name: string | null;
   /** JSON of the seller copied at issue (zSellerSnapshot, migration 0250); null on drafts and older invoices. */
   seller_json: string | null;
+  /** Discounts and charges on the whole invoice (JSON of StoredAdjustment[], pricing.ts); null when none. */
+  allowances_charges_json: string | null;
   currency: string;
   exchange_rate: number | null;
   language: string;
