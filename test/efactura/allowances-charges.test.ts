@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type AdjustmentFacts, type BuyerFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
+import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type AdjustmentFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
 import { computeTotals, type DocumentAdjustmentInput, type LineVatCategory } from '../../shared/invoice-math';
-import type { SellerSnapshot } from '../../shared/schemas/invoice';
-import { toUblXml, toUblXmlUnchecked } from '../../server/efactura/ubl-write';
-import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
+import { toUblXml } from '../../server/efactura/ubl-write';
+import { COMPANY_BUYER, SELLER_FACTS, disagreements, validateMapped, validatorSkipReason, type AgreementCase } from './fixtures/validator-agreement';
 
 /**
  * Discounts and charges on the whole invoice (BG-20/BG-21, issue 14 item 4): priced by the one
@@ -15,16 +11,8 @@ import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblVal
  * accept has no fatal finding; what they refuse has a fatal finding for the rule they name.
  */
 
-const SELLER: SellerSnapshot = {
-  name: 'Magazinul Exemplu SRL', cui: '18547290', vat_payer: true, vat_id: 'RO18547290', reg_com: 'J12/1234/2020',
-  street: 'Str. Memorandumului nr. 28', city: 'Cluj-Napoca', county_code: 'RO-CJ', postal_code: '400114', country_code: 'RO',
-  iban: 'RO49AAAA1B31007593840000', bank: 'Banca Test', email: 'facturi@exemplu.ro', phone: '0264123456', capital_social_bani: 20_000,
-  vat_on_collection: false, logo_ref: null,
-};
-const COMPANY: BuyerFacts = {
-  name: 'Exemplu Client SRL', cui: 'RO14186770', vat_payer: true, reg_com: 'J22/987/2019', cnp: null, address: 'Bd. Independenței nr. 5',
-  city: 'Iași', county: 'Iași', country: 'RO', postal_code: '700001',
-};
+const SELLER = SELLER_FACTS;
+const COMPANY = COMPANY_BUYER;
 
 type Line = { quantity?: number; price: number; vat?: number; category?: LineVatCategory; reason?: string; shelf?: boolean };
 type Adj = { charge?: boolean; amount: number; vat?: number; category?: LineVatCategory; reason?: string; code?: string };
@@ -58,7 +46,7 @@ const twoRates = { lines: [{ price: 1000, quantity: 3 }, { price: 45.9, vat: 11,
 ] };
 const tinyLines = Array.from({ length: 400 }, (): Line => ({ price: 0.03 }));
 
-const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
+const CASES: Record<string, AgreementCase & { facts: InvoiceFacts }> = {
   twoRates: { facts: facts(twoRates) },
   twoRatesStorno: { facts: facts({ ...twoRates, storno: true }) },
   // A charge alone, in euro: the RON VAT (BT-111) comes from the same VAT total.
@@ -74,30 +62,18 @@ const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
   chargeWithoutReason: { facts: facts({ lines: [{ price: 100 }], adjustments: [{ charge: true, amount: 10 }] }), refusedFor: ['BR-38', 'BR-CO-22'] },
 };
 
-const availability = ublValidatorAvailability();
-const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
+const skipReason = validatorSkipReason;
 if (skipReason) console.warn(`[allowances-charges] skipping the validator run: ${skipReason}`);
 
 describe('document-level allowances and charges', () => {
-  let dir: string;
-  let result: UblValidationResult | null = null;
-  const files: Record<string, string> = {};
+  let run: Awaited<ReturnType<typeof validateMapped>> | undefined;
   const mapped = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, buildEInvoiceDocument(c.facts)]));
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'allowances-'));
-    for (const [name, m] of Object.entries(mapped)) {
-      const numbered = { ...m.document, number: `AC-${name.length}` };
-      const xml = Object.keys(m.problems).length ? toUblXmlUnchecked(numbered) : toUblXml(numbered);
-      files[name] = join(dir, `${name}.xml`);
-      writeFileSync(files[name], xml);
-    }
-    if (!skipReason) result = await validateUblFiles(Object.values(files), 'strict');
+    run = await validateMapped('AC', mapped);
   }, 180_000);
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => run?.close());
 
   it('prices them per VAT rate: taxable, VAT and totals from the one computation', () => {
     const t = mapped.twoRates!.document;
@@ -132,17 +108,7 @@ describe('document-level allowances and charges', () => {
   });
 
   it.skipIf(Boolean(skipReason))('the official validators agree, both ways', () => {
-    expect(result?.available).toBe(true);
-    if (!result?.available) return;
-    const disagreements: string[] = [];
-    for (const [name, c] of Object.entries(CASES)) {
-      const report = result.files.find((f) => f.file === files[name])!;
-      const fatalIds = report.fatal.map((f) => f.id);
-      if (!c.refusedFor && report.fatal.length) disagreements.push(`${name}: our rules accept it, the validators say\n${formatFindings(report.fatal)}`);
-      if (c.refusedFor && !c.refusedFor.some((id) => fatalIds.includes(id))) {
-        disagreements.push(`${name}: our rules refuse it (${Object.keys(mapped[name]!.problems).join(', ')}), the validators report ${fatalIds.join(', ') || 'no fatal'}`);
-      }
-    }
-    expect(disagreements.join('\n\n')).toBe('');
+    expect(run?.result?.available).toBe(true);
+    expect(disagreements(CASES, mapped, run!.files, run!.result!)).toBe('');
   });
 });

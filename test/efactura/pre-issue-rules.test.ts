@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type BuyerFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
 import { computeLine, computeTotals, type LineVatCategory } from '../../shared/invoice-math';
 import type { SellerSnapshot } from '../../shared/schemas/invoice';
-import { toUblXml, toUblXmlUnchecked } from '../../server/efactura/ubl-write';
-import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
+import { toUblXml } from '../../server/efactura/ubl-write';
+import { COMPANY_BUYER, SELLER_FACTS, disagreements, validateMapped, validatorSkipReason, type AgreementCase } from './fixtures/validator-agreement';
 
 /**
  * The rules an invoice is checked with before it takes a number (shared/efactura, run by the service
@@ -15,17 +12,8 @@ import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblVal
  * has a fatal finding for the rule they name. Each case of issue 14 is here.
  */
 
-const SELLER: SellerSnapshot = {
-  name: 'Magazinul Exemplu SRL', cui: '18547290', vat_payer: true, vat_id: 'RO18547290', reg_com: 'J12/1234/2020',
-  street: 'Str. Memorandumului nr. 28', city: 'Cluj-Napoca', county_code: 'RO-CJ', postal_code: '400114', country_code: 'RO',
-  iban: 'RO49AAAA1B31007593840000', bank: 'Banca Test', email: 'facturi@exemplu.ro', phone: '0264123456', capital_social_bani: 20_000,
-  vat_on_collection: false, logo_ref: null,
-};
-
-const COMPANY: BuyerFacts = {
-  name: 'Exemplu Client SRL', cui: 'RO14186770', vat_payer: true, reg_com: 'J22/987/2019', cnp: null, address: 'Bd. Independenței nr. 5',
-  city: 'Iași', county: 'Iași', country: 'RO', postal_code: '700001',
-};
+const SELLER = SELLER_FACTS;
+const COMPANY = COMPANY_BUYER;
 
 type Line = { description?: string; quantity?: number; price: number; vat?: number; category?: LineVatCategory; reason?: string; discount?: number };
 
@@ -56,7 +44,7 @@ const foreign = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Foreign Buyer 
 const tiny = Array.from({ length: 500 }, (_, i): Line => ({ description: `Șurub ${i + 1}`, price: 0.02 }));
 
 /** name -> facts, and for a refused case the validator rule ids one of which must be fatal. */
-const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
+const CASES: Record<string, AgreementCase & { facts: InvoiceFacts }> = {
   domestic: { facts: facts({ lines: [{ price: 100 }, { price: 45.9, vat: 11, quantity: 3 }] }) },
   nonEuVatIdSwiss: { facts: facts({ buyer: foreign({ name: 'Alpen AG', cui: 'CHE-123.456.789 MWST', country: 'CH', city: 'Zürich', address: 'Bahnhofstrasse 1' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
   nonEuVatIdNorway: { facts: facts({ buyer: foreign({ name: 'Nordisk AS', cui: 'NO999999999MVA', country: 'NO', city: 'Oslo' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
@@ -90,31 +78,18 @@ const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
   perLineRounding: { facts: perLineVat(facts({ lines: tiny })), refusedFor: ['BR-CO-17'] },
 };
 
-const availability = ublValidatorAvailability();
-const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
+const skipReason = validatorSkipReason;
 if (skipReason) console.warn(`[pre-issue-rules] skipping the validator run: ${skipReason}`);
 
 describe('pre-issue rules agree with the official validators', () => {
-  let dir: string;
-  let result: UblValidationResult | null = null;
-  const files: Record<string, string> = {};
+  let run: Awaited<ReturnType<typeof validateMapped>> | undefined;
   const mapped = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, buildEInvoiceDocument(c.facts)]));
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pre-issue-'));
-    for (const [name, m] of Object.entries(mapped)) {
-      const numbered = { ...m.document, number: `EX-${name.length}` };
-      // What our rules accept goes through the real generator; what they refuse is written raw, to show ANAF would refuse it too.
-      const xml = Object.keys(m.problems).length ? toUblXmlUnchecked(numbered) : toUblXml(numbered);
-      files[name] = join(dir, `${name}.xml`);
-      writeFileSync(files[name], xml);
-    }
-    if (!skipReason) result = await validateUblFiles(Object.values(files), 'strict');
+    run = await validateMapped('EX', mapped);
   }, 180_000);
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => run?.close());
 
   it('refuses exactly the cases that must be refused, with Romanian words at the field', () => {
     for (const [name, c] of Object.entries(CASES)) {
@@ -153,17 +128,7 @@ describe('pre-issue rules agree with the official validators', () => {
   });
 
   it.skipIf(Boolean(skipReason))('the official validators agree, both ways', () => {
-    expect(result?.available).toBe(true);
-    if (!result?.available) return;
-    const disagreements: string[] = [];
-    for (const [name, c] of Object.entries(CASES)) {
-      const report = result.files.find((f) => f.file === files[name])!;
-      const fatalIds = report.fatal.map((f) => f.id);
-      if (!c.refusedFor && report.fatal.length) disagreements.push(`${name}: our rules accept it, the validators say\n${formatFindings(report.fatal)}`);
-      if (c.refusedFor && !c.refusedFor.some((id) => fatalIds.includes(id))) {
-        disagreements.push(`${name}: our rules refuse it (${Object.keys(mapped[name]!.problems).join(', ')}), the validators report ${fatalIds.join(', ') || 'no fatal'}`);
-      }
-    }
-    expect(disagreements.join('\n\n')).toBe('');
+    expect(run?.result?.available).toBe(true);
+    expect(disagreements(CASES, mapped, run!.files, run!.result!)).toBe('');
   });
 });
