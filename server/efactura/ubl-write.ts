@@ -255,6 +255,7 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
     opt('cbc:Note', d.note),
     el('cbc:DocumentCurrencyCode', d.currency),
     foreign ? el('cbc:TaxCurrencyCode', 'RON') : null,
+    opt('cbc:BuyerReference', d.buyer_reference),
     d.tax_point_code ? el('cac:InvoicePeriod', [el('cbc:DescriptionCode', d.tax_point_code)]) : null,
     d.order_reference ? el('cac:OrderReference', [el('cbc:ID', d.order_reference)]) : null,
     d.billing_reference
@@ -262,6 +263,7 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
           el('cac:InvoiceDocumentReference', [el('cbc:ID', d.billing_reference.number), opt('cbc:IssueDate', d.billing_reference.issue_date)]),
         ])
       : null,
+    d.contract_reference ? el('cac:ContractDocumentReference', [el('cbc:ID', d.contract_reference)]) : null,
     el('cac:AccountingSupplierParty', [party(d.seller, 'seller')]),
     el('cac:AccountingCustomerParty', [party(d.buyer, 'buyer')]),
     deliveryNode,

@@ -266,6 +266,10 @@ const documentFieldsSchema = z
     payment_terms: text(300).optional(),
     /** BT-13, the buyer's purchase order number. */
     order_reference: text(200).optional(),
+    /** BT-12, the contract. */
+    contract_reference: text(200).optional(),
+    /** BT-10, the buyer's reference (a public buyer's commitment number, a cost centre). */
+    buyer_reference: text(200).optional(),
     /** The invoice this one corrects or reverses (BG-3). */
     billing_reference: z.object({ number: text(200), issue_date: isoDate.optional() }).optional(),
     /** BG-13; needed for intra-community supplies (K): BR-IC-11/12. */

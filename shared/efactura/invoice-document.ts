@@ -73,6 +73,8 @@ export interface InvoiceFacts {
   buyer_name: string | null;
   seller: SellerSnapshot;
   lines: LineFacts[];
+  /** Order (BT-13), contract (BT-12) and buyer (BT-10) references (absent: none). */
+  references?: { order?: string | null | undefined; contract?: string | null | undefined; buyer?: string | null | undefined } | null | undefined;
   /** Document-level allowances and charges as shared/invoice-math priced them (absent: none). */
   adjustments?: AdjustmentFacts[] | undefined;
   /** The invoice a storno reverses. */
@@ -418,6 +420,9 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
     seller,
     buyer: buyer.party,
     payment,
+    ...(blankToUndefined(f.references?.order) ? { order_reference: clip(f.references!.order!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.contract) ? { contract_reference: clip(f.references!.contract!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.buyer) ? { buyer_reference: clip(f.references!.buyer!.trim(), 200) } : {}),
     ...(f.storno && f.original?.full_number ? { billing_reference: { number: f.original.full_number, issue_date: f.original.issue_date } } : {}),
     ...(delivery ? { delivery } : {}),
     ...(allowances.length ? { allowances } : {}),

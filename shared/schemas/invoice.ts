@@ -100,6 +100,17 @@ export const zAllowanceCharge = z.object({
   vat: z.number(),
 });
 
+/**
+ * The references firms and public buyers ask for (our design): the buyer's order number (BT-13), the
+ * contract (BT-12), and the buyer's own reference (BT-10, e.g. a public buyer's commitment number).
+ */
+export const zInvoiceReferences = z.object({
+  order: z.string().trim().min(1).max(200).nullish(),
+  contract: z.string().trim().min(1).max(200).nullish(),
+  buyer: z.string().trim().min(1).max(200).nullish(),
+});
+export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
+
 /** Up to this many discounts and charges on one invoice. */
 export const MAX_ALLOWANCES_CHARGES = 20;
 
@@ -253,6 +264,8 @@ export const zInvoice = z.object({
   totals: zInvoiceTotals,
   /** Our addition: discounts and charges on the whole invoice, in the order given (empty when none). */
   allowances_charges: z.array(zAllowanceCharge).optional(),
+  /** Our addition: order, contract and buyer references (each null when not given). */
+  references: z.object({ order: z.string().nullable(), contract: z.string().nullable(), buyer: z.string().nullable() }).optional(),
   vat_breakdown: z.array(zVatBreakdownEntry),
   /** Totals in RON when the invoice currency is another (exchange_rate applied to every member). */
   totals_ron: zInvoiceTotals.nullable(),
@@ -311,6 +324,7 @@ export const zInvoiceCreate = z.object({
   observations: z.string().max(2000).optional(),
   items: z.array(zInvoiceLineInput).min(1).max(500),
   allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).default([]),
+  references: zInvoiceReferences.optional(),
   reservation_token: z.string().optional(),
   number: z.number().int().positive().optional(),
   device_id: z.string().max(64).optional(),
@@ -338,6 +352,8 @@ export const zInvoiceUpdate = z.object({
   items: z.array(zInvoiceLineInput).min(1).max(500).optional(),
   /** Replaces every discount and charge on the whole invoice when sent. */
   allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).optional(),
+  /** Replaces the references when sent (null: none). */
+  references: zInvoiceReferences.nullable().optional(),
 });
 
 /** POST /invoices/{id}/issue: a draft takes its number. */

@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, storedAdjustments, storedPriced } from './pricing';
+import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedPriced, storedReferences } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
@@ -104,7 +104,7 @@ const createInvoice = defineRoute({
         const seller = b.is_draft ? null : await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
           documentType: b.document_type, efacturaEnabled: b.efactura_enabled, storno: false, issueDate, dueDate: b.due_date ?? null,
           deliveryDate: b.delivery_date ?? null, currency: b.currency, exchangeRate, reverseCharge: b.reverse_charge,
-          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null,
+          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null, references: b.references,
         });
         const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
@@ -113,7 +113,7 @@ const createInvoice = defineRoute({
           status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
           clientId: resolved?.client.id ?? null, buyer, seller, currency: b.currency,
           exchangeRate, language: b.language, reverseCharge: b.reverse_charge, priced,
-          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, stornoOf: null, convertedFrom: null,
+          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, references: b.references ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
           deviceId: b.device_id ?? null, now: ctx.now,
         });
@@ -221,6 +221,7 @@ const updateInvoice = defineRoute({
         spv_environment: b.spv_environment ?? current.spv_environment,
         payment_method: b.payment_method !== undefined ? b.payment_method : current.payment_method,
         observations: b.observations !== undefined ? b.observations : current.observations,
+        references_json: b.references !== undefined ? referencesJson(b.references) : current.references_json,
         updated_at: ctx.now,
       };
       const { id: _id, company_id: _c, ...changes } = next;
@@ -290,7 +291,7 @@ const issueInvoice = defineRoute({
         documentType: current.document_type, efacturaEnabled: Number(current.efactura_enabled) === 1, storno: false, issueDate,
         dueDate: current.due_date, deliveryDate: current.delivery_date, currency: current.currency, exchangeRate: current.exchange_rate,
         reverseCharge: Boolean(Number(current.reverse_charge)), paymentMethod: current.payment_method, observations: current.observations,
-        buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge)), storedAdjustments(current.allowances_charges_json)), original: null,
+        references: storedReferences(current.references_json), buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge)), storedAdjustments(current.allowances_charges_json)), original: null,
       });
       const assigned = await assignInvoiceNumber(
         assignContext(ctx), trx,

@@ -5,7 +5,7 @@ import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
 import { bool, toRonBani } from './views';
-import { storedAdjustments } from './pricing';
+import { storedAdjustments, storedReferences } from './pricing';
 
 interface StoredBreakdown {
   vat_rate_bp: number;
@@ -85,6 +85,7 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
       charge: a.charge, amount: fromBani(a.amount_bani), vat_rate: bpToPercent(a.vat_rate_bp), vat_category: a.vat_category,
       reason: a.reason, reason_code: a.reason_code, vat: fromBani(a.vat_bani),
     })),
+    references: storedReferences(row.references_json),
     vat_breakdown: breakdown.map((b) => ({
       vat_rate: bpToPercent(b.vat_rate_bp),
       vat_category: storedBreakdownCategory(b, bool(row.reverse_charge)),

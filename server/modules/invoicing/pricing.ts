@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { bpToPercent, computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
 import { fromBani, toBani } from '../../../shared/money';
-import type { LineVatCategory, zAllowanceChargeInput, zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import type { InvoiceReferences, LineVatCategory, zAllowanceChargeInput, zInvoiceLineInput } from '../../../shared/schemas/invoice';
 import type { AdjustmentFacts } from '../../../shared/efactura/invoice-document';
 import { MAX_AMOUNT, MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
 import { validationFailed } from '../../platform/errors';
@@ -78,6 +78,16 @@ export function storedAdjustments(json: string | null, negate = false): StoredAd
 /** A stored discount or charge as the wire states it (a draft's, kept when PUT does not replace them). */
 export function adjustmentInput(a: AdjustmentIntegers): AdjustmentInput {
   return { charge: a.charge, amount: fromBani(a.amount_bani), vat_rate: bpToPercent(a.vat_rate_bp), vat_category: a.vat_category, reason: a.reason, reason_code: a.reason_code };
+}
+
+/** The references as stored: null when none is given. */
+export function referencesJson(r: InvoiceReferences | null | undefined): string | null {
+  if (!r || (!r.order && !r.contract && !r.buyer)) return null;
+  return JSON.stringify({ order: r.order ?? null, contract: r.contract ?? null, buyer: r.buyer ?? null });
+}
+
+export function storedReferences(json: string | null): { order: string | null; contract: string | null; buyer: string | null } {
+  return json ? (JSON.parse(json) as { order: string | null; contract: string | null; buyer: string | null }) : { order: null, contract: null, buyer: null };
 }
 
 /** What shared/efactura needs of them: the integers with the VAT each moves as priced. */

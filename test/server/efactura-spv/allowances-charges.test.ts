@@ -15,7 +15,7 @@ import { expectError, fetchRaw, firm, invoice, startEnv, storno, type Env, type 
 const availability = ublValidatorAvailability();
 
 type Money = Record<string, number>;
-interface Reply { totals: Money; totals_ron: Money | null; vat_breakdown: Money[]; allowances_charges: Record<string, unknown>[]; full_number: string | null; status: string }
+interface Reply { references: Record<string, string | null>; totals: Money; totals_ron: Money | null; vat_breakdown: Money[]; allowances_charges: Record<string, unknown>[]; full_number: string | null; status: string }
 
 describe.each(DIALECTS)('discounts and charges on the whole invoice on %s', (dialect) => {
   let env: Env;
@@ -44,8 +44,10 @@ describe.each(DIALECTS)('discounts and charges on the whole invoice on %s', (dia
   ];
 
   it('stores them, returns them, and writes them into an XML the validators accept; a storno negates them', async () => {
-    const made = await invoice(seller, { items, allowances_charges: allowancesCharges });
+    const references = { order: 'PO-2026-118', contract: 'Contract 14/2026', buyer: 'ANGAJAMENT 3321' };
+    const made = await invoice(seller, { items, allowances_charges: allowancesCharges, references });
     const got = (await seller.call('GET', `/invoices/${made.id}`)).body.data as Reply;
+    expect(got.references).toEqual(references);
     // 21%: 3 000 - 150 + 35 = 2 885,00, VAT 605,85; 11%: 321,30 - 12,50 = 308,80, VAT 33,97 (33,968).
     // The 11% discount moves that rate's VAT from 35,34 (11% of 321,30) to 33,97: -1,37, not -1,38 on its own.
     expect(got.vat_breakdown).toMatchObject([{ vat_rate: 21, net: 2885, vat: 605.85, total: 3490.85 }, { vat_rate: 11, net: 308.8, vat: 33.97, total: 342.77 }]);
@@ -59,10 +61,12 @@ describe.each(DIALECTS)('discounts and charges on the whole invoice on %s', (dia
     const back = (await seller.call('GET', `/invoices/${reversed.id}`)).body.data as Reply;
     expect(back.totals).toEqual({ net: -3193.8, vat: -639.82, total: -3833.62, discount: 0, lines_net: -3321.3, allowances: -162.5, charges: -35 });
     expect(back.allowances_charges.map((a) => a.vat)).toEqual([31.5, 1.37, -7.35]);
+    expect(back.references).toEqual(references);
 
     // In euro: the RON totals add up (net + VAT = total), the VAT as the XML's BT-111.
     const euro = await invoice(seller, { currency: 'EUR', exchange_rate: 5.0789, items: [{ description: 'Consultanță', quantity: 1, price: 1200.33, vat_rate: 21 }], allowances_charges: [{ charge: true, amount: 80.55, vat_rate: 21, reason: 'Ambalare', reason_code: 'ABL' }] });
     const euroGot = (await seller.call('GET', `/invoices/${euro.id}`)).body.data as Reply;
+    expect(euroGot.references).toEqual({ order: null, contract: null, buyer: null });
     const ron = euroGot.totals_ron!;
     expect(Math.round(ron.net! * 100) + Math.round(ron.vat! * 100)).toBe(Math.round(ron.total! * 100));
 
@@ -72,6 +76,13 @@ describe.each(DIALECTS)('discounts and charges on the whole invoice on %s', (dia
       expect(xml.status, name).toBe(200);
       const text = Buffer.from(xml.bytes).toString('utf8');
       expect(text, name).toContain('<cbc:AllowanceChargeReason>Discount volum</cbc:AllowanceChargeReason>'.replace('Discount volum', name === 'euro' ? 'Ambalare' : 'Discount volum'));
+      if (name !== 'euro') {
+        // BT-10, BT-13, BT-12 where UBL puts them; the storno also names the invoice it reverses (BG-3).
+        expect(text).toContain('<cbc:BuyerReference>ANGAJAMENT 3321</cbc:BuyerReference>');
+        expect(text).toContain('<cac:OrderReference>\n    <cbc:ID>PO-2026-118</cbc:ID>');
+        expect(text).toContain('<cac:ContractDocumentReference>\n    <cbc:ID>Contract 14/2026</cbc:ID>');
+        if (name === 'reversed') expect(text).toMatch(/<cac:BillingReference>\s*<cac:InvoiceDocumentReference>\s*<cbc:ID>[^<]+<\/cbc:ID>/);
+      }
       if (name === 'euro') {
         const vatRon = /<cbc:TaxAmount currencyID="RON">([\d.-]+)<\/cbc:TaxAmount>/.exec(text)![1];
         expect(Number(vatRon)).toBe(ron.vat);

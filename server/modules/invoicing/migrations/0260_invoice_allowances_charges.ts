@@ -4,4 +4,6 @@ import type { Kysely } from 'kysely';
 // (server/modules/invoicing/pricing.ts): few per invoice, always read with it. Null when none.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('invoices').addColumn('allowances_charges_json', 'text').execute();
+  // Order (BT-13), contract (BT-12) and buyer (BT-10) references, JSON of InvoiceReferences; null when none.
+  await db.schema.alterTable('invoices').addColumn('references_json', 'text').execute();
 }
