@@ -10,8 +10,9 @@ import { addBani, mulDivRound, scaleExact, unscale, type Bani } from './money';
  *   - VAT rate and discount in basis points (2100 = 21%, 2050 = 20.5%, discount 10000 = 100%).
  *
  * A line's price is net (the B2B default) or includes VAT (a shop's shelf price, `price_includes_vat`):
- * - Net: rounding is half away from zero at each of three steps on a line (gross, discount, VAT);
- *   VAT is computed per line and then summed per rate.
+ * - Net: rounding is half away from zero at each of two steps on a line (gross, discount); the VAT
+ *   of a rate is round(sum of its lines' nets x rate), shared out among its lines so each is within
+ *   a ban of its own VAT, and the breakdown meets BR-CO-17 however many lines there are.
  * - VAT included: the line's total is fixed first (quantity x shelf price less the discount, each
  *   rounded to the ban), so the customer pays exactly what the shelf says; the VAT is then extracted
  *   once per rate from the sum of those totals, and the rate's net is shared out among its lines
@@ -129,9 +130,36 @@ export interface VatBreakdownEntry {
   total_bani: Bani;
 }
 
+/**
+ * A discount or charge on the whole invoice (EN 16931 BG-20 / BG-21), without VAT, at one VAT rate
+ * (and, at 0%, one category) that some line of the invoice has: it lowers or raises that rate's
+ * taxable amount, and so its VAT. `amount_bani` has the sign of the invoice (negative on a storno).
+ */
+export interface DocumentAdjustmentInput {
+  charge: boolean;
+  amount_bani: Bani;
+  vat_rate_bp: number;
+  vat_category?: LineVatCategory | null | undefined;
+}
+
+export interface AdjustmentAmounts {
+  /** Signed as it moves the taxable amount: an allowance negative on an invoice, a charge positive. */
+  net_bani: Bani;
+  /** The VAT it moves: the rate's VAT on its taxable amount less the VAT without it, shared out in order. */
+  vat_bani: Bani;
+}
+
 export interface InvoiceTotals {
   gross_before_discount_bani: Bani;
   discount_bani: Bani;
+  /** BT-106: the sum of the line nets. Equals `net_bani` when the invoice has no document-level allowance or charge. */
+  lines_net_bani: Bani;
+  /** BT-107 and BT-108: document-level allowances and charges (each as a positive sum on an invoice, negative on a storno). */
+  allowance_total_bani: Bani;
+  charge_total_bani: Bani;
+  /** The amounts of each document-level allowance or charge, in input order. */
+  adjustments: AdjustmentAmounts[];
+  /** BT-109, the taxable total: line nets - allowances + charges. */
   net_bani: Bani;
   vat_bani: Bani;
   total_bani: Bani;
@@ -153,11 +181,13 @@ export interface TotalsOptions {
    * entry under rate 0 with the whole net, which is how the printed invoice and the XML show it.
    */
   reverse_charge?: boolean;
+  /** Document-level allowances and charges (BG-20, BG-21). */
+  adjustments?: readonly DocumentAdjustmentInput[];
 }
 
 /**
- * Totals of an invoice: every line computed with {@link computeLine}, VAT per line, then summed per
- * rate. Breakdown sums always equal the totals. No lines give zero totals and an empty breakdown.
+ * Totals of an invoice: every line computed with {@link computeLine}, the VAT of each rate computed
+ * on the rate's net and shared out among its lines (net lines and shelf lines each so). Breakdown sums always equal the totals. No lines give zero totals and an empty breakdown.
  */
 export function computeTotals(lines: readonly LineInput[], options: TotalsOptions = {}): InvoiceTotals {
   const reverseCharge = options.reverse_charge === true;
@@ -165,12 +195,13 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
   const amounts: LineAmounts[] = [];
   for (const line of lines) checkLine(line);
   const shelf = shelfAmounts(lines, reverseCharge);
+  const netVat = reverseCharge ? new Map<number, number>() : netLinesVat(lines);
   let gross = 0;
   let discount = 0;
   let net = 0;
   let vat = 0;
   for (const [i, line] of lines.entries()) {
-    const computed = shelf.get(i) ?? computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line);
+    const computed = shelf.get(i) ?? withVat(computeLine(reverseCharge ? { ...line, vat_rate_bp: 0 } : line), netVat.get(i));
     amounts.push(computed);
     gross = addBani(gross, computed.gross_before_discount_bani);
     discount = addBani(discount, computed.discount_bani);
@@ -185,12 +216,20 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     entry.total_bani = addBani(entry.total_bani, computed.total_bani);
     groups.set(key, entry);
   }
+  const linesNet = net;
+  const adjusted = applyAdjustments(options.adjustments ?? [], groups, lines, amounts, reverseCharge);
+  net = addBani(net, adjusted.net);
+  vat = addBani(vat, adjusted.vat);
   const breakdown = [...groups.values()].sort(
     (a, b) => b.vat_rate_bp - a.vat_rate_bp || categoryOrder(a.vat_category) - categoryOrder(b.vat_category),
   );
   return {
     gross_before_discount_bani: gross,
     discount_bani: discount,
+    lines_net_bani: linesNet,
+    allowance_total_bani: adjusted.allowances,
+    charge_total_bani: adjusted.charges,
+    adjustments: adjusted.amounts,
     net_bani: net,
     vat_bani: vat,
     total_bani: addBani(net, vat),
@@ -198,6 +237,103 @@ export function computeTotals(lines: readonly LineInput[], options: TotalsOption
     lines: amounts,
     reverse_charge: reverseCharge,
   };
+}
+
+/**
+ * Document-level allowances and charges into the breakdown groups. Each moves its rate's taxable
+ * amount; the VAT it moves is what the rate's VAT on the new taxable amount differs by: for the
+ * net-priced lines of the rate, round((their nets + adjustments so far) x rate) less the same without
+ * this one, so the VAT of the net part of a rate is its taxable amount x rate rounded once, and the
+ * breakdown meets BR-CO-17 (shelf lines keep the VAT extracted from what the customer paid; the
+ * adjustment's own VAT is added to it). Under reverse charge everything is at 0 and carries no VAT.
+ * Throws RangeError for an adjustment at a rate (or 0% category) no line has: the caller checks that
+ * first, with a message at the member.
+ */
+function applyAdjustments(
+  adjustments: readonly DocumentAdjustmentInput[],
+  groups: Map<string, VatBreakdownEntry>,
+  lines: readonly LineInput[],
+  amounts: readonly LineAmounts[],
+  reverseCharge: boolean,
+): { net: number; vat: number; allowances: number; charges: number; amounts: AdjustmentAmounts[] } {
+  const out = { net: 0, vat: 0, allowances: 0, charges: 0, amounts: [] as AdjustmentAmounts[] };
+  // The running taxable amount of each rate's net-priced lines, from which each adjustment's VAT follows.
+  const running = new Map<number, number>();
+  lines.forEach((line, i) => {
+    if (line.price_includes_vat || reverseCharge) return;
+    running.set(line.vat_rate_bp, addBani(running.get(line.vat_rate_bp) ?? 0, amounts[i]!.net_bani));
+  });
+  for (const a of adjustments) {
+    if (!Number.isSafeInteger(a.amount_bani)) throw new RangeError('amount_bani must be an integer');
+    const rate = reverseCharge ? 0 : a.vat_rate_bp;
+    const category = reverseCharge ? null : lineVatCategory(rate, a.vat_category);
+    const entry = groups.get(`${rate}:${category ?? ''}`);
+    if (!entry) throw new RangeError(`no line has the VAT rate ${a.vat_rate_bp} bp${category ? ` (${category})` : ''} of a document-level allowance or charge`);
+    const moved = a.charge ? a.amount_bani : -a.amount_bani;
+    let vat = 0;
+    if (rate > 0) {
+      const before = running.get(rate) ?? 0;
+      const after = addBani(before, moved);
+      vat = mulDivRound(after, rate, 10_000) - mulDivRound(before, rate, 10_000);
+      running.set(rate, after);
+    }
+    entry.net_bani = addBani(entry.net_bani, moved);
+    entry.vat_bani = addBani(entry.vat_bani, vat);
+    entry.total_bani = addBani(entry.total_bani, moved + vat);
+    out.net = addBani(out.net, moved);
+    out.vat = addBani(out.vat, vat);
+    if (a.charge) out.charges = addBani(out.charges, a.amount_bani);
+    else out.allowances = addBani(out.allowances, a.amount_bani);
+    out.amounts.push({ net_bani: moved, vat_bani: vat });
+  }
+  return out;
+}
+
+/** A net line's amounts with the VAT its rate shared out to it (the total follows). */
+function withVat(amounts: LineAmounts, vat: number | undefined): LineAmounts {
+  return vat === undefined || vat === amounts.vat_bani ? amounts : { ...amounts, vat_bani: vat, total_bani: addBani(amounts.net_bani, vat) };
+}
+
+/**
+ * The VAT of the net-priced lines, by index: per rate, round(sum of the lines' nets x rate) shared
+ * out among the lines. Each line first gets its own VAT rounded (what {@link computeLine} gives);
+ * the difference between their sum and the rate's VAT (at most half a ban per line, in practice a few
+ * bani) is absorbed one ban at a time by the lines whose VAT was rounded furthest the other way (ties:
+ * the earlier line), as the shelf lines share out their net. So the breakdown meets BR-CO-17 for any
+ * number of lines (500 lines of 0,02 lei at 21% carry 2,10 lei of VAT, not 0), every line stays within
+ * a ban of its own exact VAT, and a storno gives exactly the negated amounts.
+ */
+function netLinesVat(lines: readonly LineInput[]): Map<number, number> {
+  const byRate = new Map<number, number[]>();
+  lines.forEach((line, i) => {
+    if (line.price_includes_vat || line.vat_rate_bp === 0) return;
+    const indexes = byRate.get(line.vat_rate_bp) ?? [];
+    indexes.push(i);
+    byRate.set(line.vat_rate_bp, indexes);
+  });
+  const out = new Map<number, number>();
+  for (const [rate, indexes] of byRate) {
+    const nets = indexes.map((i) => computeLine(lines[i]!).net_bani);
+    const vats = nets.map((n) => mulDivRound(n, rate, 10_000));
+    const residual = mulDivRound(nets.reduce((a, b) => addBani(a, b), 0), rate, 10_000) - vats.reduce((a, b) => a + b, 0);
+    if (residual !== 0) {
+      // How far each line's VAT was rounded below its exact value, in 1/10000 ban.
+      const gaps = nets.map((n, k) => shortfallOfProduct(n, rate, vats[k]!));
+      const order = nets.map((_, k) => k);
+      const sign = residual > 0 ? 1 : -1;
+      order.sort((a, b) => sign * (gaps[b]! - gaps[a]!) || a - b);
+      for (let k = 0; k < Math.abs(residual); k++) vats[order[k]!]! += sign;
+    }
+    indexes.forEach((lineIndex, k) => out.set(lineIndex, vats[k]!));
+  }
+  return out;
+}
+
+/** net x rate - rounded x 10000, exact past 2^53 too (only the order of these matters). */
+function shortfallOfProduct(net: number, rateBp: number, rounded: number): number {
+  const exact = net * rateBp - rounded * 10_000;
+  if (Number.isSafeInteger(net * rateBp) && Number.isSafeInteger(rounded * 10_000)) return exact;
+  return Number(BigInt(net) * BigInt(rateBp) - BigInt(rounded) * 10_000n);
 }
 
 /**

@@ -236,6 +236,12 @@ function startsWith(body: Uint8Array, magic: number[]): boolean {
 
 const MAX_ZIP_ENTRY_BYTES = 50 * 1024 * 1024;
 
+const SIXTY_DAYS_MS = 60 * 86_400_000;
+/** Past ANAF's 60-day edge (its Date header, whole seconds) when a refused start is moved there. */
+export const SIXTY_DAY_EDGE_MARGIN_MS = 5_000;
+/** ANAF's refusal of a paginated list whose start is past its 60 days. */
+const TOO_OLD_WORDS = /^startTime = .* nu poate fi mai vechi de 60 de zile/i;
+
 export class EfacturaClient {
   private readonly baseUrl: string;
   private readonly publicBaseUrl: string;
@@ -408,7 +414,10 @@ export class EfacturaClient {
       if (/^Nu exista mesaje/i.test(body.eroare)) return empty(0);
       const beyond = /Pagina solicitata \d+ este mai mare decat numarul to\w* de pagini (\d+)/i.exec(body.eroare);
       if (beyond) return empty(Number(beyond[1]));
-      throw anafVerdict([body.eroare], what, { status: 200, url });
+      const verdict = anafVerdict([body.eroare], what, { status: 200, url });
+      const anafNow = Date.parse(res.headers.get('date') ?? '');
+      if (TOO_OLD_WORDS.test(body.eroare) && Number.isFinite(anafNow)) verdict.anafNow = anafNow;
+      throw verdict;
     }
     const messages = (body.mesaje ?? []).map(toMessage);
     return {
@@ -423,11 +432,33 @@ export class EfacturaClient {
     };
   }
 
-  /** Every message in a time range, walking the pages ANAF announces. */
+  /**
+   * Every message in a time range, walking the pages ANAF announces. ANAF refuses a start older than
+   * 60 days by its own clock ("startTime = … nu poate fi mai vechi de 60 de zile fata de momentul
+   * requestului", HTTP 200), so a start at the edge of our 60 days is refused when ANAF's clock is
+   * ahead of ours. The start is then moved to ANAF's edge, read from the Date of its refusal, plus
+   * {@link SIXTY_DAY_EDGE_MARGIN_MS} (the header has whole seconds, and the next request comes later),
+   * and asked once more: what lies before it is past ANAF's own 60 days, which it no longer lists, so
+   * nothing it still holds is skipped. A start further back than the edge allows is the caller's
+   * mistake and stays refused.
+   */
   async listMessagesInRange(options: { cif: string; startTime: number; endTime: number; filter?: MessageFilter; signal?: AbortSignal }): Promise<EfacturaMessage[]> {
     const all: EfacturaMessage[] = [];
+    let startTime = options.startTime;
+    let moved = false;
     for (let page = 1; ; page++) {
-      const result = await this.listMessagesPage({ ...options, page });
+      let result: MessagePage;
+      try {
+        result = await this.listMessagesPage({ ...options, startTime, page });
+      } catch (error) {
+        const anafEdge = error instanceof AnafError && error.anafNow !== undefined ? error.anafNow - SIXTY_DAYS_MS + SIXTY_DAY_EDGE_MARGIN_MS : undefined;
+        // Once, on the first page (every page has the same start), and only for a start our own clock put inside 60 days.
+        if (anafEdge === undefined || moved || page !== 1 || startTime < Date.now() - SIXTY_DAYS_MS || anafEdge <= startTime || anafEdge >= options.endTime) throw error;
+        startTime = anafEdge;
+        moved = true;
+        page = 0;
+        continue;
+      }
       all.push(...result.messages);
       if (page >= result.totalPages || result.messages.length === 0) return all;
     }

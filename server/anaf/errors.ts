@@ -27,6 +27,8 @@ export class AnafError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** Set when ANAF's daily limit for a message is spent (server/anaf/daily-quota.ts): wait for tomorrow. */
   quota?: { scope: 'status' | 'download'; id: string; limit: number; day: string };
+  /** ANAF's clock when it answered (its Date header, ms), where a refusal depends on it: the 60-day edge of a list. */
+  anafNow?: number;
 
   constructor(kind: AnafErrorKind, message: string, options: AnafErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

@@ -178,8 +178,9 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
 
   const allowances = (d.allowances ?? []).map((a) =>
     el('cac:AllowanceCharge', [
-      el('cbc:ChargeIndicator', 'false'),
-      el('cbc:AllowanceChargeReason', a.reason),
+      el('cbc:ChargeIndicator', a.charge ? 'true' : 'false'),
+      opt('cbc:AllowanceChargeReasonCode', a.reason_code),
+      opt('cbc:AllowanceChargeReason', a.reason),
       amount('cbc:Amount', a.amount_bani),
       taxCategory('cac:TaxCategory', a.vat_category, a.vat_rate_bp),
     ]),
@@ -203,11 +204,13 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
   ];
 
   const allowanceTotal = d.totals.allowance_total_bani ?? 0;
+  const chargeTotal = d.totals.charge_total_bani ?? 0;
   const monetaryTotal = el('cac:LegalMonetaryTotal', [
     amount('cbc:LineExtensionAmount', d.totals.net_bani),
-    amount('cbc:TaxExclusiveAmount', d.totals.net_bani - allowanceTotal),
+    amount('cbc:TaxExclusiveAmount', d.totals.net_bani - allowanceTotal + chargeTotal),
     amount('cbc:TaxInclusiveAmount', d.totals.total_bani),
-    d.allowances?.length ? amount('cbc:AllowanceTotalAmount', allowanceTotal) : null,
+    d.allowances?.some((a) => !a.charge) ? amount('cbc:AllowanceTotalAmount', allowanceTotal) : null,
+    d.allowances?.some((a) => a.charge) ? amount('cbc:ChargeTotalAmount', chargeTotal) : null,
     d.totals.prepaid_bani ? amount('cbc:PrepaidAmount', d.totals.prepaid_bani) : null,
     amount('cbc:PayableAmount', d.totals.payable_bani),
   ]);
@@ -252,6 +255,7 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
     opt('cbc:Note', d.note),
     el('cbc:DocumentCurrencyCode', d.currency),
     foreign ? el('cbc:TaxCurrencyCode', 'RON') : null,
+    opt('cbc:BuyerReference', d.buyer_reference),
     d.tax_point_code ? el('cac:InvoicePeriod', [el('cbc:DescriptionCode', d.tax_point_code)]) : null,
     d.order_reference ? el('cac:OrderReference', [el('cbc:ID', d.order_reference)]) : null,
     d.billing_reference
@@ -259,6 +263,7 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
           el('cac:InvoiceDocumentReference', [el('cbc:ID', d.billing_reference.number), opt('cbc:IssueDate', d.billing_reference.issue_date)]),
         ])
       : null,
+    d.contract_reference ? el('cac:ContractDocumentReference', [el('cbc:ID', d.contract_reference)]) : null,
     el('cac:AccountingSupplierParty', [party(d.seller, 'seller')]),
     el('cac:AccountingCustomerParty', [party(d.buyer, 'buyer')]),
     deliveryNode,

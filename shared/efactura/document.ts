@@ -203,12 +203,31 @@ export const vatBreakdownSchema = z.object({
 });
 export type EInvoiceVatBreakdown = z.infer<typeof vatBreakdownSchema>;
 
-/** Document-level allowance (BG-20); needs its own VAT category so the breakdown can be checked. */
+/** UNTDID 5189, the allowance reason codes EN 16931 accepts (BR-CL-19). */
+export const ALLOWANCE_REASON_CODES = ['41', '42', '60', '62', '63', '64', '65', '66', '67', '68', '70', '71', '88', '95', '100', '102', '103', '104', '105'] as const;
+/** UNTDID 7161, the charge reason codes a Romanian firm uses (a subset of BR-CL-20's list): freight, packing, handling, ... */
+export const CHARGE_REASON_CODES = ['AA', 'ABK', 'ABL', 'ADR', 'ADT', 'FC', 'FI', 'LA', 'PC', 'SH'] as const;
+
+/**
+ * Document-level allowance (BG-20) or, with `charge`, charge (BG-21); needs its own VAT category so
+ * the breakdown can be checked. A reason text or code is required (BR-33/BR-CO-21, BR-38/BR-CO-22).
+ */
 export const documentAllowanceSchema = z.object({
+  charge: z.boolean().optional(),
   amount_bani: bani,
-  reason: text(100),
+  reason: text(100).optional(),
+  reason_code: z.string().optional(),
   vat_category: vatCategorySchema,
   vat_rate_bp: rateBp,
+}).superRefine((a, ctx) => {
+  if (!a.reason && !a.reason_code) {
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: `a document-level ${a.charge ? 'charge needs its reason or reason code (BR-38, BR-CO-22)' : 'allowance needs its reason or reason code (BR-33, BR-CO-21)'}` });
+  }
+  const codes: readonly string[] = a.charge ? CHARGE_REASON_CODES : ALLOWANCE_REASON_CODES;
+  if (a.reason_code !== undefined && !codes.includes(a.reason_code)) {
+    ctx.addIssue({ code: 'custom', path: ['reason_code'], message: `${a.reason_code} is not a ${a.charge ? 'UNTDID 7161 charge' : 'UNTDID 5189 allowance'} reason code (${a.charge ? 'BR-CL-20' : 'BR-CL-19'}): one of ${codes.join(', ')}` });
+  }
+  checkCategoryRate(a.vat_category, a.vat_rate_bp, ctx, ['vat_rate_bp']);
 });
 
 const exchangeRateSchema = z
@@ -247,6 +266,10 @@ const documentFieldsSchema = z
     payment_terms: text(300).optional(),
     /** BT-13, the buyer's purchase order number. */
     order_reference: text(200).optional(),
+    /** BT-12, the contract. */
+    contract_reference: text(200).optional(),
+    /** BT-10, the buyer's reference (a public buyer's commitment number, a cost centre). */
+    buyer_reference: text(200).optional(),
     /** The invoice this one corrects or reverses (BG-3). */
     billing_reference: z.object({ number: text(200), issue_date: isoDate.optional() }).optional(),
     /** BG-13; needed for intra-community supplies (K): BR-IC-11/12. */
@@ -258,10 +281,12 @@ const documentFieldsSchema = z
       net_bani: bani,
       /** BT-110: VAT total in the document currency. */
       vat_bani: bani,
-      /** BT-112: net - document allowances + VAT. */
+      /** BT-112: net - document allowances + document charges + VAT. */
       total_bani: bani,
       /** BT-107: document-level allowances only (line discounts are already in the line nets). */
       allowance_total_bani: bani.optional(),
+      /** BT-108: document-level charges. */
+      charge_total_bani: bani.optional(),
       /** BT-113 */
       prepaid_bani: bani.optional(),
       /** BT-115: total - prepaid. */
@@ -331,15 +356,19 @@ function checkDocument(d: z.output<typeof documentFieldsSchema>, ctx: z.Refineme
   // Totals (BR-CO-10, -11, -13, -15, -16).
   const sumLines = d.lines.reduce((s, l) => s + l.line_net_bani, 0);
   if (sumLines !== d.totals.net_bani) issue(['totals', 'net_bani'], `net ${d.totals.net_bani} differs from the sum of line nets ${sumLines} (BR-CO-10)`);
-  const sumAllowances = (d.allowances ?? []).reduce((s, a) => s + a.amount_bani, 0);
+  const sumAllowances = (d.allowances ?? []).reduce((s, a) => s + (a.charge ? 0 : a.amount_bani), 0);
+  const sumCharges = (d.allowances ?? []).reduce((s, a) => s + (a.charge ? a.amount_bani : 0), 0);
   if ((d.totals.allowance_total_bani ?? 0) !== sumAllowances) {
-    issue(['totals', 'allowance_total_bani'], d.allowances?.length
+    issue(['totals', 'allowance_total_bani'], sumAllowances
       ? `allowance total ${d.totals.allowance_total_bani ?? 0} differs from the sum of document allowances ${sumAllowances} (BR-CO-11)`
       : 'a document-level allowance needs its VAT category: list it in `allowances` (BR-CO-11)');
   }
-  const taxExclusive = d.totals.net_bani - sumAllowances;
+  if ((d.totals.charge_total_bani ?? 0) !== sumCharges) {
+    issue(['totals', 'charge_total_bani'], `charge total ${d.totals.charge_total_bani ?? 0} differs from the sum of document charges ${sumCharges} (BR-CO-12)`);
+  }
+  const taxExclusive = d.totals.net_bani - sumAllowances + sumCharges;
   if (taxExclusive + d.totals.vat_bani !== d.totals.total_bani) {
-    issue(['totals', 'total_bani'], `total ${d.totals.total_bani} is not net ${d.totals.net_bani} - allowances ${sumAllowances} + VAT ${d.totals.vat_bani} (BR-CO-15)`);
+    issue(['totals', 'total_bani'], `total ${d.totals.total_bani} is not net ${d.totals.net_bani} - allowances ${sumAllowances} + charges ${sumCharges} + VAT ${d.totals.vat_bani} (BR-CO-13, BR-CO-15)`);
   }
   if (d.totals.total_bani - (d.totals.prepaid_bani ?? 0) !== d.totals.payable_bani) {
     issue(['totals', 'payable_bani'], `payable ${d.totals.payable_bani} is not total ${d.totals.total_bani} - prepaid ${d.totals.prepaid_bani ?? 0} (BR-CO-16)`);
@@ -350,7 +379,7 @@ function checkDocument(d: z.output<typeof documentFieldsSchema>, ctx: z.Refineme
   // Breakdown rows against lines and allowances (BR-S-08, BR-AE-08, ...; BR-CO-17).
   const expected = new Map<string, number>();
   for (const l of d.lines) expected.set(key(l.vat_category, l.vat_rate_bp), (expected.get(key(l.vat_category, l.vat_rate_bp)) ?? 0) + l.line_net_bani);
-  for (const a of d.allowances ?? []) expected.set(key(a.vat_category, a.vat_rate_bp), (expected.get(key(a.vat_category, a.vat_rate_bp)) ?? 0) - a.amount_bani);
+  for (const a of d.allowances ?? []) expected.set(key(a.vat_category, a.vat_rate_bp), (expected.get(key(a.vat_category, a.vat_rate_bp)) ?? 0) + (a.charge ? a.amount_bani : -a.amount_bani));
   const seen = new Set<string>();
   d.vat_breakdown.forEach((b, i) => {
     const k = key(b.category, b.vat_rate_bp);

@@ -46,6 +46,17 @@ export interface LineFacts {
   price_includes_vat?: boolean;
 }
 
+/** A document-level allowance or charge: `amount_bani` with the invoice's sign, its VAT as priced. */
+export interface AdjustmentFacts {
+  charge: boolean;
+  amount_bani: number;
+  vat_bani: number;
+  vat_rate_bp: number;
+  vat_category: LineVatCategory | null;
+  reason: string | null;
+  reason_code: string | null;
+}
+
 export interface InvoiceFacts {
   /** The printed number; before numbering a placeholder that has a digit (BR-RO-010). */
   number: string;
@@ -62,6 +73,10 @@ export interface InvoiceFacts {
   buyer_name: string | null;
   seller: SellerSnapshot;
   lines: LineFacts[];
+  /** Order (BT-13), contract (BT-12) and buyer (BT-10) references (absent: none). */
+  references?: { order?: string | null | undefined; contract?: string | null | undefined; buyer?: string | null | undefined } | null | undefined;
+  /** Document-level allowances and charges as shared/invoice-math priced them (absent: none). */
+  adjustments?: AdjustmentFacts[] | undefined;
   /** The invoice a storno reverses. */
   original: { full_number: string | null; issue_date: string; delivery_date: string | null } | null;
 }
@@ -301,7 +316,7 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
   // Company and invoice facts win over the line's own 0% category: a seller outside VAT states none
   // (O), and reverse charge (AE) moves the VAT to the buyer whatever the line says.
-  const categoryOf = (line: LineFacts): VatCategory => {
+  const categoryOf = (line: Pick<LineFacts, 'vat_rate_bp' | 'vat_category'>): VatCategory => {
     if (!f.seller.vat_payer) return 'O';
     if (f.reverse_charge) return 'AE';
     return lineVatCategory(line.vat_rate_bp, line.vat_category) ?? 'S';
@@ -338,6 +353,27 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
     groups.set(key, g);
   });
 
+  // Document-level allowances and charges: each moves its rate's taxable amount and VAT (BR-S-08, BR-CO-17).
+  const allowances: NonNullable<EInvoiceDocument['allowances']> = [];
+  (f.adjustments ?? []).forEach((a, i) => {
+    const category = categoryOf({ vat_rate_bp: a.vat_rate_bp, vat_category: a.vat_category });
+    const rate = category === 'S' ? a.vat_rate_bp : 0;
+    const g = groups.get(`${category}@${rate}`);
+    if (!g) {
+      problems[`allowances_charges.${i}.vat_rate`] = 'No line of the invoice has this VAT rate: a discount or charge on the whole invoice goes to the rate of some of its lines.|Nicio linie a facturii nu are această cotă de TVA: o reducere sau o majorare pe toată factura se aplică la cota unor linii ale ei.';
+      return;
+    }
+    g.taxable += a.charge ? a.amount_bani : -a.amount_bani;
+    g.vat += category === 'S' ? a.vat_bani : 0;
+    const reason = blankToUndefined(a.reason);
+    allowances.push({
+      ...(a.charge ? { charge: true } : {}), amount_bani: a.amount_bani, vat_category: category, vat_rate_bp: rate,
+      ...(reason ? { reason: clip(reason, 100) } : {}), ...(a.reason_code ? { reason_code: a.reason_code } : {}),
+    });
+  });
+  const allowanceTotal = allowances.reduce((t, a) => t + (a.charge ? 0 : a.amount_bani), 0);
+  const chargeTotal = allowances.reduce((t, a) => t + (a.charge ? a.amount_bani : 0), 0);
+
   const stated = f.storno ? (f.original?.delivery_date ?? null) : f.delivery_date;
   const delivery = lines.some((l) => l.vat_category === 'K') && f.buyer
     ? intraCommunityDelivery(f, buyer.party, problems)
@@ -352,7 +388,7 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
   const net = lines.reduce((s, l) => s + l.line_net_bani, 0);
   const vat = vat_breakdown.reduce((s, b) => s + b.vat_bani, 0);
-  const total = net + vat;
+  const total = net - allowanceTotal + chargeTotal + vat;
 
   const means = f.payment_method ? MEANS[f.payment_method] : f.seller.iban ? '30' : '1';
   const payment = { means_code: means ?? '1', ...(f.seller.iban && (means === '30' || means === '42') ? { iban: f.seller.iban, account_name: f.seller.name } : {}) };
@@ -384,10 +420,18 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
     seller,
     buyer: buyer.party,
     payment,
+    ...(blankToUndefined(f.references?.order) ? { order_reference: clip(f.references!.order!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.contract) ? { contract_reference: clip(f.references!.contract!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.buyer) ? { buyer_reference: clip(f.references!.buyer!.trim(), 200) } : {}),
     ...(f.storno && f.original?.full_number ? { billing_reference: { number: f.original.full_number, issue_date: f.original.issue_date } } : {}),
     ...(delivery ? { delivery } : {}),
+    ...(allowances.length ? { allowances } : {}),
     lines,
-    totals: { net_bani: net, vat_bani: vat, total_bani: total, payable_bani: total },
+    totals: {
+      net_bani: net, vat_bani: vat, total_bani: total, payable_bani: total,
+      ...(allowanceTotal ? { allowance_total_bani: allowanceTotal } : {}),
+      ...(chargeTotal ? { charge_total_bani: chargeTotal } : {}),
+    },
     vat_breakdown,
   };
 

@@ -221,9 +221,17 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
   const cur = esc(currencyLabel(invoice.currency));
   const ron = ronTotals(invoice);
   const discount = amount(invoice.totals.discount);
-  const rows: string[] = [
-    `<tr><td class="k">${labels.html('print.totalNet')}</td><td class="num">${money(invoice.totals.net)} ${cur}</td></tr>`,
-  ];
+  const rows: string[] = [];
+  // Discounts and charges on the whole invoice (BG-20/BG-21): the lines' sum, each of them, then the taxable total, as the XML says it.
+  const adjustments = invoice.allowances_charges ?? [];
+  if (adjustments.length && invoice.totals.lines_net !== undefined) {
+    rows.push(`<tr><td class="k">${labels.html('print.linesNet')}</td><td class="num">${money(invoice.totals.lines_net)} ${cur}</td></tr>`);
+    for (const a of adjustments) {
+      const what = `${labels.html(a.charge ? 'print.charge' : 'print.allowance')}${a.reason ? `: ${esc(a.reason)}` : ''} (${formatPercent(a.vat_rate, 'ro')})`;
+      rows.push(`<tr><td class="k muted">${what}</td><td class="num muted">${a.charge ? '' : '-'}${money(a.amount)} ${cur}</td></tr>`);
+    }
+  }
+  rows.push(`<tr><td class="k">${labels.html('print.totalNet')}</td><td class="num">${money(invoice.totals.net)} ${cur}</td></tr>`);
   if (discount !== 0) {
     rows.push(`<tr><td class="k muted">${labels.html('print.totalDiscount')}</td><td class="num muted">-${formatBani(Math.abs(discount), 'ro')} ${cur}</td></tr>`);
   }

@@ -7,6 +7,7 @@ import { zClient, zClientCreate } from './client';
 import { DOCUMENT_TYPES } from './series';
 import { zPayment } from './receipt';
 import { LINE_VAT_CATEGORIES, type LineVatCategory } from '../invoice-math';
+import { ALLOWANCE_REASON_CODES, CHARGE_REASON_CODES } from '../efactura/document';
 
 /**
  * Invoice (the contract shows only the members of its testing guidance; the rest is our design,
@@ -58,6 +59,61 @@ export const zInvoiceLineInput = z.object({
 }).superRefine(vatCategoryOnZeroRate);
 export type InvoiceLineInput = z.input<typeof zInvoiceLineInput>;
 
+/**
+ * A discount or charge on the whole invoice (EN 16931 BG-20/BG-21; our design, docs/api-decisions.md):
+ * an amount without VAT at one VAT rate that some line of the invoice has, which lowers (or, a
+ * charge, raises) that rate's taxable amount and so its VAT. A reason or a reason code is required:
+ * UNTDID 5189 for a discount (`95` discount, `100` special rebate, ...), UNTDID 7161 for a charge
+ * (`FC` freight, `PC` packing, ...).
+ */
+export const zAllowanceChargeInput = z.object({
+  charge: z.boolean().default(false),
+  amount: zMoneyNumber.refine((n) => n > 0, 'Must be above 0|Trebuie să fie peste 0'),
+  vat_rate: zVatPercent,
+  /** Only at 0%: which 0% lines it goes with (absent = `E`). */
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+  reason: z.string().trim().min(1).max(100).nullish(),
+  reason_code: z.string().trim().nullish(),
+}).superRefine((a, ctx) => {
+  vatCategoryOnZeroRate(a, ctx);
+  if (!a.reason && !a.reason_code) {
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Give a reason or a reason code.|Dați un motiv sau un cod de motiv.' });
+  }
+  const codes: readonly string[] = a.charge ? CHARGE_REASON_CODES : ALLOWANCE_REASON_CODES;
+  if (a.reason_code && !codes.includes(a.reason_code)) {
+    ctx.addIssue({
+      code: 'custom', path: ['reason_code'],
+      message: `Not a ${a.charge ? 'charge' : 'discount'} reason code e-Factura accepts: ${codes.join(', ')}.|Nu este un cod de motiv pentru ${a.charge ? 'majorare' : 'reducere'} acceptat de e-Factura: ${codes.join(', ')}.`,
+    });
+  }
+});
+export type AllowanceChargeInput = z.input<typeof zAllowanceChargeInput>;
+
+/** As the invoice keeps it: the amount has the invoice's sign (negative on a storno), `vat` the VAT it moves. */
+export const zAllowanceCharge = z.object({
+  charge: z.boolean(),
+  amount: z.number(),
+  vat_rate: z.number(),
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+  reason: z.string().nullable(),
+  reason_code: z.string().nullable(),
+  vat: z.number(),
+});
+
+/**
+ * The references firms and public buyers ask for (our design): the buyer's order number (BT-13), the
+ * contract (BT-12), and the buyer's own reference (BT-10, e.g. a public buyer's commitment number).
+ */
+export const zInvoiceReferences = z.object({
+  order: z.string().trim().min(1).max(200).nullish(),
+  contract: z.string().trim().min(1).max(200).nullish(),
+  buyer: z.string().trim().min(1).max(200).nullish(),
+});
+export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
+
+/** Up to this many discounts and charges on one invoice. */
+export const MAX_ALLOWANCES_CHARGES = 20;
+
 export const zInvoiceLine = z.object({
   id: zId,
   object: z.literal('invoice_line'),
@@ -102,10 +158,18 @@ export const zVatBreakdownEntry = z.object({
 });
 
 export const zInvoiceTotals = z.object({
+  /** The taxable total: the line nets less the discounts on the whole invoice plus its charges. */
   net: z.number(),
   vat: z.number(),
   total: z.number(),
   discount: z.number(),
+  /**
+   * Our addition (BT-106, BT-107, BT-108): the sum of the line nets, and the discounts and charges on
+   * the whole invoice. Sent only on an invoice that has some (its `net` then differs from the lines' sum).
+   */
+  lines_net: z.number().optional(),
+  allowances: z.number().optional(),
+  charges: z.number().optional(),
 });
 
 /** The buyer as printed on the invoice: copied at issue, so a later edit of the client changes nothing. */
@@ -198,6 +262,10 @@ export const zInvoice = z.object({
   language: z.string(),
   reverse_charge: z.boolean(),
   totals: zInvoiceTotals,
+  /** Our addition: discounts and charges on the whole invoice, in the order given (empty when none). */
+  allowances_charges: z.array(zAllowanceCharge).optional(),
+  /** Our addition: order, contract and buyer references (each null when not given). */
+  references: z.object({ order: z.string().nullable(), contract: z.string().nullable(), buyer: z.string().nullable() }).optional(),
   vat_breakdown: z.array(zVatBreakdownEntry),
   /** Totals in RON when the invoice currency is another (exchange_rate applied to every member). */
   totals_ron: zInvoiceTotals.nullable(),
@@ -255,6 +323,8 @@ export const zInvoiceCreate = z.object({
   payment_method: zPaymentMethodType.optional(),
   observations: z.string().max(2000).optional(),
   items: z.array(zInvoiceLineInput).min(1).max(500),
+  allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).default([]),
+  references: zInvoiceReferences.optional(),
   reservation_token: z.string().optional(),
   number: z.number().int().positive().optional(),
   device_id: z.string().max(64).optional(),
@@ -280,6 +350,10 @@ export const zInvoiceUpdate = z.object({
   payment_method: zPaymentMethodType.nullable().optional(),
   observations: z.string().max(2000).nullable().optional(),
   items: z.array(zInvoiceLineInput).min(1).max(500).optional(),
+  /** Replaces every discount and charge on the whole invoice when sent. */
+  allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).optional(),
+  /** Replaces the references when sent (null: none). */
+  references: zInvoiceReferences.nullable().optional(),
 });
 
 /** POST /invoices/{id}/issue: a draft takes its number. */

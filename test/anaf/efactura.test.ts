@@ -219,6 +219,37 @@ describe('e-Factura message lists', () => {
     }
   });
 
+  it("moves a start at the 60-day edge to ANAF's own edge when ANAF's clock is ahead, and lists what ANAF still holds", async () => {
+    const ahead = await startAnafSimulator({ pageSize: 3 });
+    try {
+      const { client: c } = await connectedClient(ahead);
+      ahead.state.advanceTime(300); // ANAF's clock 5 minutes ahead of ours.
+      const anafNow = ahead.state.now();
+      const day = 86_400_000;
+      // Two minutes inside ANAF's 60 days (it still lists it), and one a day old.
+      ahead.state.addReceivedInvoice({ buyerCif: '12345674', sellerCif: '76543210', xml: invoiceXml({ id: 'EDGE-1' }), createdMs: anafNow - 60 * day + 120_000 });
+      ahead.state.addReceivedInvoice({ buyerCif: '12345674', sellerCif: '76543210', xml: invoiceXml({ id: 'EDGE-2' }), createdMs: anafNow - day });
+      // A start a minute inside OUR 60 days is four minutes past ANAF's: its real refusal, HTTP 200.
+      const ourNow = Date.now();
+      const start = ourNow - 60 * day + 60_000;
+      const refused = await expectAnafError(c.listMessagesPage({ cif: '12345674', startTime: start, endTime: ourNow, page: 1 }));
+      expect(refused.anafMessages[0]).toMatch(/^startTime = \d{2}-\d{2}-\d{4} \d{2}:\d{2}:\d{2} nu poate fi mai vechi de 60 de zile fata de momentul requestului$/);
+      expect(refused.status).toBe(200);
+      expect(Math.abs(refused.anafNow! - ahead.state.now())).toBeLessThan(2_000);
+      // The range walk moves the start to ANAF's edge and finds both.
+      const all = await c.listMessagesInRange({ cif: '12345674', startTime: start, endTime: ourNow });
+      expect(all).toHaveLength(2);
+      const starts = ahead.state.requestsTo('listaMesajePaginatieFactura').map((r) => Number(r.query.startTime));
+      expect(starts.at(-2)).toBe(start);
+      expect(starts.at(-1)! - (anafNow - 60 * day)).toBeGreaterThan(0);
+      expect(starts.at(-1)! - (anafNow - 60 * day)).toBeLessThan(120_000);
+      // A start further back than our own 60 days is the caller's mistake: refused, not moved.
+      await expectAnafError(c.listMessagesInRange({ cif: '12345674', startTime: ourNow - 61 * day, endTime: ourNow }));
+    } finally {
+      await ahead.close();
+    }
+  });
+
   it('keeps the test and prod environments apart', async () => {
     const { uploadIndex } = await client.upload(invoiceXml({ id: 'TJG-2026-0300' }), { cif: '12345674', standard: 'UBL' });
     const { EfacturaClient } = await import('../../server/anaf/efactura-client');

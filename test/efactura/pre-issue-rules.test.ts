@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildEInvoiceDocument, pricedLineFacts, NUMBER_NOT_YET_ASSIGNED, type BuyerFacts, type InvoiceFacts } from '../../shared/efactura/invoice-document';
-import { computeTotals, type LineVatCategory } from '../../shared/invoice-math';
+import { computeLine, computeTotals, type LineVatCategory } from '../../shared/invoice-math';
 import type { SellerSnapshot } from '../../shared/schemas/invoice';
-import { toUblXml, toUblXmlUnchecked } from '../../server/efactura/ubl-write';
-import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
+import { toUblXml } from '../../server/efactura/ubl-write';
+import { COMPANY_BUYER, SELLER_FACTS, disagreements, validateMapped, validatorSkipReason, type AgreementCase } from './fixtures/validator-agreement';
 
 /**
  * The rules an invoice is checked with before it takes a number (shared/efactura, run by the service
@@ -15,17 +12,8 @@ import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblVal
  * has a fatal finding for the rule they name. Each case of issue 14 is here.
  */
 
-const SELLER: SellerSnapshot = {
-  name: 'Magazinul Exemplu SRL', cui: '18547290', vat_payer: true, vat_id: 'RO18547290', reg_com: 'J12/1234/2020',
-  street: 'Str. Memorandumului nr. 28', city: 'Cluj-Napoca', county_code: 'RO-CJ', postal_code: '400114', country_code: 'RO',
-  iban: 'RO49AAAA1B31007593840000', bank: 'Banca Test', email: 'facturi@exemplu.ro', phone: '0264123456', capital_social_bani: 20_000,
-  vat_on_collection: false, logo_ref: null,
-};
-
-const COMPANY: BuyerFacts = {
-  name: 'Exemplu Client SRL', cui: 'RO14186770', vat_payer: true, reg_com: 'J22/987/2019', cnp: null, address: 'Bd. Independenței nr. 5',
-  city: 'Iași', county: 'Iași', country: 'RO', postal_code: '700001',
-};
+const SELLER = SELLER_FACTS;
+const COMPANY = COMPANY_BUYER;
 
 type Line = { description?: string; quantity?: number; price: number; vat?: number; category?: LineVatCategory; reason?: string; discount?: number };
 
@@ -46,12 +34,17 @@ function facts(o: { buyer?: BuyerFacts | null; lines: Line[]; seller?: Partial<S
   };
 }
 
+/** The facts with every line's VAT rounded on its own (the old arithmetic), for the refusal direction of BR-CO-17. */
+function perLineVat(f: InvoiceFacts): InvoiceFacts {
+  return { ...f, lines: f.lines.map((l) => ({ ...l, vat_bani: computeLine({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp }).vat_bani })) };
+}
+
 const person = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Ion Popescu', cui: null, vat_payer: false, reg_com: null, cnp: null, address: null, city: null, county: null, country: 'RO', ...p });
 const foreign = (p: Partial<BuyerFacts>): BuyerFacts => ({ name: 'Foreign Buyer Ltd', cui: null, vat_payer: true, reg_com: null, cnp: null, address: 'Main Street 1', city: 'Town', county: null, country: 'US', ...p });
 const tiny = Array.from({ length: 500 }, (_, i): Line => ({ description: `Șurub ${i + 1}`, price: 0.02 }));
 
 /** name -> facts, and for a refused case the validator rule ids one of which must be fatal. */
-const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
+const CASES: Record<string, AgreementCase & { facts: InvoiceFacts }> = {
   domestic: { facts: facts({ lines: [{ price: 100 }, { price: 45.9, vat: 11, quantity: 3 }] }) },
   nonEuVatIdSwiss: { facts: facts({ buyer: foreign({ name: 'Alpen AG', cui: 'CHE-123.456.789 MWST', country: 'CH', city: 'Zürich', address: 'Bahnhofstrasse 1' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
   nonEuVatIdNorway: { facts: facts({ buyer: foreign({ name: 'Nordisk AS', cui: 'NO999999999MVA', country: 'NO', city: 'Oslo' }), lines: [{ price: 900, vat: 0, category: 'G' }] }) },
@@ -78,34 +71,25 @@ const CASES: Record<string, { facts: InvoiceFacts; refusedFor?: string[] }> = {
   // Refused before numbering, each for the rule the validators name.
   zeroWithoutReason: { facts: facts({ lines: [{ price: 300, vat: 0 }] }), refusedFor: ['BR-E-10'] },
   bucharestNoSector: { facts: facts({ buyer: { ...COMPANY, address: 'Str. Lipscani 1', city: 'București', county: 'București' }, lines: [{ price: 10 }] }), refusedFor: ['BR-RO-100', 'BR-RO-101'] },
-  perLineRounding: { facts: facts({ lines: tiny }), refusedFor: ['BR-CO-17'] },
+  // 500 lines of 0,02 lei: the arithmetic now computes the rate's VAT on its net (2,10 lei) and shares it out.
+  manySmallLines: { facts: facts({ lines: tiny }) },
+  manySmallLinesStorno: { facts: facts({ lines: tiny, storno: true }) },
+  // The same lines with each line's VAT rounded on its own, as the arithmetic did before: still caught.
+  perLineRounding: { facts: perLineVat(facts({ lines: tiny })), refusedFor: ['BR-CO-17'] },
 };
 
-const availability = ublValidatorAvailability();
-const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
+const skipReason = validatorSkipReason;
 if (skipReason) console.warn(`[pre-issue-rules] skipping the validator run: ${skipReason}`);
 
 describe('pre-issue rules agree with the official validators', () => {
-  let dir: string;
-  let result: UblValidationResult | null = null;
-  const files: Record<string, string> = {};
+  let run: Awaited<ReturnType<typeof validateMapped>> | undefined;
   const mapped = Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, buildEInvoiceDocument(c.facts)]));
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pre-issue-'));
-    for (const [name, m] of Object.entries(mapped)) {
-      const numbered = { ...m.document, number: `EX-${name.length}` };
-      // What our rules accept goes through the real generator; what they refuse is written raw, to show ANAF would refuse it too.
-      const xml = Object.keys(m.problems).length ? toUblXmlUnchecked(numbered) : toUblXml(numbered);
-      files[name] = join(dir, `${name}.xml`);
-      writeFileSync(files[name], xml);
-    }
-    if (!skipReason) result = await validateUblFiles(Object.values(files), 'strict');
+    run = await validateMapped('EX', mapped);
   }, 180_000);
 
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => run?.close());
 
   it('refuses exactly the cases that must be refused, with Romanian words at the field', () => {
     for (const [name, c] of Object.entries(CASES)) {
@@ -118,6 +102,8 @@ describe('pre-issue rules agree with the official validators', () => {
       }
     }
     expect(Object.keys(mapped.perLineRounding!.problems)).toEqual(['vat_breakdown.0.vat_bani']);
+    expect(mapped.manySmallLines!.document.vat_breakdown).toEqual([{ category: 'S', vat_rate_bp: 2100, taxable_bani: 1000, vat_bani: 210 }]);
+    expect(mapped.manySmallLinesStorno!.document.vat_breakdown).toEqual([{ category: 'S', vat_rate_bp: 2100, taxable_bani: -1000, vat_bani: -210 }]);
     expect(Object.keys(mapped.zeroWithoutReason!.problems)).toEqual(['items.0.vat_exemption_reason']);
     expect(Object.keys(mapped.bucharestNoSector!.problems)).toEqual(['buyer.address.city']);
   });
@@ -142,17 +128,7 @@ describe('pre-issue rules agree with the official validators', () => {
   });
 
   it.skipIf(Boolean(skipReason))('the official validators agree, both ways', () => {
-    expect(result?.available).toBe(true);
-    if (!result?.available) return;
-    const disagreements: string[] = [];
-    for (const [name, c] of Object.entries(CASES)) {
-      const report = result.files.find((f) => f.file === files[name])!;
-      const fatalIds = report.fatal.map((f) => f.id);
-      if (!c.refusedFor && report.fatal.length) disagreements.push(`${name}: our rules accept it, the validators say\n${formatFindings(report.fatal)}`);
-      if (c.refusedFor && !c.refusedFor.some((id) => fatalIds.includes(id))) {
-        disagreements.push(`${name}: our rules refuse it (${Object.keys(mapped[name]!.problems).join(', ')}), the validators report ${fatalIds.join(', ') || 'no fatal'}`);
-      }
-    }
-    expect(disagreements.join('\n\n')).toBe('');
+    expect(run?.result?.available).toBe(true);
+    expect(disagreements(CASES, mapped, run!.files, run!.result!)).toBe('');
   });
 });

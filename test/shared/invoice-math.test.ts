@@ -208,13 +208,30 @@ describe('computeLine', () => {
 });
 
 describe('computeTotals', () => {
-  it('sums VAT per line, not on the total', () => {
-    // Three lines of 0.05 at 9%: each VAT 0.0045 -> 0; on the sum it would have been 0.01.
+  it("computes a rate's VAT on the rate's net and shares it out among the lines (BR-CO-17)", () => {
+    // Three lines of 0.05 at 9%: each line's own VAT 0.0045 rounds to 0; the rate's, 9% of 0.15, to 0.01,
+    // which the first line takes (all three were rounded down as far; ties go to the earlier line).
     const line = { quantity_milli: 1000, unit_price_bani: 5, vat_rate_bp: 900 };
     const totals = computeTotals([line, line, line]);
     expect(totals.net_bani).toBe(15);
-    expect(totals.vat_bani).toBe(0);
-    expect(totals.total_bani).toBe(15);
+    expect(totals.vat_bani).toBe(1);
+    expect(totals.total_bani).toBe(16);
+    expect(totals.lines.map((l) => l.vat_bani)).toEqual([1, 0, 0]);
+    expect(totals.lines.map((l) => l.total_bani)).toEqual([6, 5, 5]);
+    // 500 lines of 0,02 lei at 21%: per-line rounding gave 0 VAT; 21% of 10,00 lei is 2,10.
+    const tiny = computeTotals(Array.from({ length: 500 }, () => ({ quantity_milli: 1000, unit_price_bani: 2, vat_rate_bp: 2100 })));
+    expect(tiny.breakdown).toEqual([{ vat_rate_bp: 2100, vat_category: null, net_bani: 1000, vat_bani: 210, total_bani: 1210 }]);
+    // The ban goes to a line whose VAT was rounded down furthest: the 0,02 lines (0,42 ban -> 0), not the
+    // 0,04 line (0,84 ban -> 1, rounded up).
+    const mixed = computeTotals([
+      { quantity_milli: 1000, unit_price_bani: 2, vat_rate_bp: 2100 },
+      { quantity_milli: 1000, unit_price_bani: 4, vat_rate_bp: 2100 },
+      { quantity_milli: 1000, unit_price_bani: 2, vat_rate_bp: 2100 },
+    ]);
+    // Per line 0 + 1 + 0 = 1 ban; on the rate's net, 21% of 8 bani = 1,68 -> 2: the first 0,02 line (tie with the third) takes it.
+    expect(mixed.lines.map((l) => l.vat_bani)).toEqual([1, 1, 0]);
+    // A single line is what computeLine gives.
+    expect(computeTotals([line]).lines[0]).toEqual(computeLine(line));
   });
 
   it('builds the breakdown per rate, highest rate first', () => {
@@ -314,9 +331,19 @@ describe('computeTotals', () => {
       for (const entry of totals.breakdown) {
         const atRate = lines.filter((l) => (reverseCharge ? 0 : l.vat_rate_bp) === entry.vat_rate_bp);
         const refs = atRate.map((l) => refLine(reverseCharge ? { ...l, vat_rate_bp: 0 } : l));
-        expect(entry.net_bani).toBe(refs.reduce((a, r) => a + r.net, 0));
-        expect(entry.vat_bani).toBe(refs.reduce((a, r) => a + r.vat, 0));
+        const refNet = refs.reduce((a, r) => a + BigInt(r.net), 0n);
+        expect(entry.net_bani).toBe(Number(refNet));
+        // BR-CO-17 to the half ban: the rate's VAT is its net x rate, rounded once.
+        expect(entry.vat_bani).toBe(Number(refRound(refNet * BigInt(entry.vat_rate_bp), 10_000n)));
       }
+      // Every line within a ban of its own exact VAT, and its total its net + VAT.
+      totals.lines.forEach((amounts, i) => {
+        const rate = reverseCharge ? 0 : lines[i]!.vat_rate_bp;
+        const exact = BigInt(amounts.net_bani) * BigInt(rate);
+        const off = BigInt(amounts.vat_bani) * 10_000n - exact;
+        expect(off <= 10_000n && off >= -10_000n).toBe(true);
+        expect(amounts.total_bani).toBe(amounts.net_bani + amounts.vat_bani);
+      });
       if (reverseCharge) expect(totals.vat_bani).toBe(0);
     }
   });

@@ -750,6 +750,9 @@ export async function startAnafSimulator(options: AnafSimulatorOptions = {}): Pr
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // ANAF's own clock in every answer, as a server's Date header is: advanceTime() moves it too, so a
+    // test can put ANAF's clock ahead of ours (the 60-day edge of listaMesajePaginatieFactura).
+    res.setHeader('Date', new Date(state.now()).toUTCString());
     state.requests.push({
       method: req.method ?? 'GET',
       path: url.pathname,

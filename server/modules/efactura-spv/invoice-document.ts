@@ -6,6 +6,7 @@ import { sellerSnapshotOf, zPartySnapshot, zSellerSnapshot, type LineVatCategory
 import type { CompanyProfile } from '../../../shared/schemas/efactura';
 import type { InvoiceLinesTable, InvoicesTable } from '../invoicing/tables';
 import { loadCompanyProfile } from './company-profile';
+import { storedAdjustments, storedReferences } from '../invoicing/pricing';
 import './messages';
 
 /**
@@ -49,6 +50,8 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     buyer_name: invoice.buyer_name,
     seller,
     original: src.original,
+    adjustments: storedAdjustments(invoice.allowances_charges_json),
+    references: storedReferences(invoice.references_json),
     lines: src.lines.map((l) => ({
       position: Number(l.position), description: l.description, quantity_milli: Number(l.quantity_milli), unit_code: l.unit_code,
       price_bani: Number(l.price_bani), discount_bp: Number(l.discount_bp), discount_bani: Number(l.discount_bani), net_bani: Number(l.net_bani),

@@ -4,7 +4,7 @@ import { buildEInvoiceDocument, mustPassEFactura, NUMBER_NOT_YET_ASSIGNED, price
 import { sellerSnapshotOf, type SellerSnapshot } from '../../../shared/schemas/invoice';
 import { loadCompanyProfile } from '../efactura-spv/company-profile';
 import { ApiError } from '../../platform/errors';
-import type { Priced } from './pricing';
+import { adjustmentFacts, type Priced } from './pricing';
 import type { PartySnapshot } from './catalog-bridge';
 import './messages';
 
@@ -23,6 +23,7 @@ export interface PreIssue {
   buyer: PartySnapshot | null;
   priced: Priced;
   original: InvoiceFacts['original'];
+  references?: InvoiceFacts['references'];
 }
 
 /**
@@ -39,7 +40,7 @@ export async function checkBeforeNumbering(trx: Db, companyId: string, _locale: 
     number: NUMBER_NOT_YET_ASSIGNED, storno: p.storno, issue_date: p.issueDate, due_date: p.dueDate, delivery_date: p.deliveryDate,
     currency: p.currency, exchange_rate: p.exchangeRate, reverse_charge: p.reverseCharge, payment_method: p.paymentMethod,
     observations: p.observations, buyer: p.buyer, buyer_name: p.buyer?.name ?? null, seller,
-    lines: pricedLineFacts(p.priced.lines, p.priced.totals.lines), original: p.original,
+    lines: pricedLineFacts(p.priced.lines, p.priced.totals.lines), adjustments: adjustmentFacts(p.priced), references: p.references, original: p.original,
   });
   if (Object.keys(problems).length) {
     throw new ApiError(422, 'validation_error', 'efactura_invalid_invoice', { fields: problems, param: Object.keys(problems)[0] });

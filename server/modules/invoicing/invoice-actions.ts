@@ -8,7 +8,7 @@ import { insertInvoice } from './invoice-store';
 import { invoiceView } from './invoice-view';
 import { assertEinvoicingReady } from './einvoicing-ready';
 import { lockInvoiceRow } from './payment-store';
-import { price, type LineIntegers } from './pricing';
+import { price, storedAdjustments, storedReferences, type LineIntegers } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { todayAt } from './numbering';
 import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge';
@@ -63,14 +63,15 @@ const storno = defineRoute({
         }
         if (Number(original.efactura_enabled) === 1) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
         const lines = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', original.id).orderBy('position').execute();
-        const priced = price(toIntegers(lines, true), Boolean(original.reverse_charge));
+        // A storno negates the discounts and charges too, with the VAT each moved (every step is symmetric around zero).
+        const priced = price(toIntegers(lines, true), Boolean(original.reverse_charge), storedAdjustments(original.allowances_charges_json, true));
         const id = newId('inv');
         const issueDate = b.issue_date ?? todayAt(ctx.now);
         const buyer = original.buyer_json ? (JSON.parse(original.buyer_json) as PartySnapshot) : null;
         const seller = await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
           documentType: original.document_type, efacturaEnabled: Number(original.efactura_enabled) === 1, storno: true, issueDate,
           dueDate: null, deliveryDate: null, currency: original.currency, exchangeRate: original.exchange_rate,
-          reverseCharge: Boolean(Number(original.reverse_charge)), paymentMethod: original.payment_method, observations: null, buyer, priced,
+          reverseCharge: Boolean(Number(original.reverse_charge)), paymentMethod: original.payment_method, observations: null, buyer, priced, references: storedReferences(original.references_json),
           original: { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date },
         });
         const assigned = await assignInvoiceNumber(
@@ -84,7 +85,7 @@ const storno = defineRoute({
           currency: original.currency, exchangeRate: original.exchange_rate, language: original.language,
           reverseCharge: Boolean(original.reverse_charge), priced, paymentMethod: original.payment_method,
           // The reference to the original is structural (`storno_of`); printers and the e-Factura XML write it out.
-          observations: null, stornoOf: original.id, convertedFrom: null,
+          observations: null, references: storedReferences(original.references_json), stornoOf: original.id, convertedFrom: null,
           efacturaEnabled: Number(original.efactura_enabled) === 1, spvEnvironment: original.spv_environment,
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });
@@ -123,7 +124,7 @@ const convert = defineRoute({
         }
         if (Number(proforma.efactura_enabled) === 1) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
         const lines = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', proforma.id).orderBy('position').execute();
-        const priced = price(toIntegers(lines, false), Boolean(proforma.reverse_charge));
+        const priced = price(toIntegers(lines, false), Boolean(proforma.reverse_charge), storedAdjustments(proforma.allowances_charges_json));
         const client = proforma.client_id ? await findClient(trx, ctx.companyId, proforma.client_id) : undefined;
         const buyer = client ? buyerSnapshot(client) : proforma.buyer_json ? (JSON.parse(proforma.buyer_json) as PartySnapshot) : null;
         const id = newId('inv');
@@ -133,7 +134,7 @@ const convert = defineRoute({
           documentType: 'fiscal', efacturaEnabled: Number(proforma.efactura_enabled) === 1, storno: false, issueDate, dueDate,
           deliveryDate: proforma.delivery_date, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
           reverseCharge: Boolean(Number(proforma.reverse_charge)), paymentMethod: proforma.payment_method, observations: proforma.observations,
-          buyer, priced, original: null,
+          buyer, priced, original: null, references: storedReferences(proforma.references_json),
         });
         const assigned = await assignInvoiceNumber(assignContext(ctx), trx, b, 'fiscal', issueDate, id, b.client_local_uuid ?? null);
         const result = await insertInvoice(trx, {
@@ -142,7 +143,7 @@ const convert = defineRoute({
           deliveryDate: proforma.delivery_date,
           clientId: proforma.client_id, buyer, seller, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
           language: proforma.language, reverseCharge: Boolean(proforma.reverse_charge), priced, paymentMethod: proforma.payment_method,
-          observations: proforma.observations, stornoOf: null, convertedFrom: proforma.id,
+          observations: proforma.observations, references: storedReferences(proforma.references_json), stornoOf: null, convertedFrom: proforma.id,
           efacturaEnabled: Number(proforma.efactura_enabled) === 1, spvEnvironment: proforma.spv_environment,
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });

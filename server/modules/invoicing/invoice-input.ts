@@ -2,7 +2,7 @@ import type { Db } from '../../db/types';
 import type { Locale } from '../../platform/locale';
 import { notFound } from '../../platform/errors';
 import { invalid } from './fail';
-import { linesToIntegers, price, STANDARD_RATES, type LineInput, type Priced } from './pricing';
+import { adjustmentsToIntegers, linesToIntegers, price, STANDARD_RATES, type AdjustmentInput, type LineInput, type Priced } from './pricing';
 import {
   allowedVatRatesBp, buyerSnapshot, createInlineClient, findClient, isCurrencyEnabled, isLanguageEnabled,
   type ClientRow, type InlineClientInput, type PartySnapshot,
@@ -16,6 +16,8 @@ export interface HeaderInput {
   reverse_charge: boolean;
   language?: string | undefined;
   items: readonly LineInput[];
+  /** Discounts and charges on the whole invoice (absent: none). */
+  allowances_charges?: readonly AdjustmentInput[] | undefined;
 }
 
 export const CURRENCY_NOT_ENABLED = 'Not a currency enabled for the company (see POST /currencies).|Nu este o monedă activată pentru firmă (vezi POST /currencies).';
@@ -41,8 +43,10 @@ export async function checkAndPrice(db: Db, companyId: string, locale: Locale, i
   const rates = allStandard ? STANDARD_RATES : await allowedVatRatesBp(db, companyId);
   const { lines, problems: lineProblems } = linesToIntegers(input.items, rates);
   Object.assign(problems, lineProblems);
+  const { adjustments, problems: adjustmentProblems } = adjustmentsToIntegers(input.allowances_charges ?? [], lines);
+  Object.assign(problems, adjustmentProblems);
   if (Object.keys(problems).length) throw invalid(locale, problems);
-  return price(lines, input.reverse_charge);
+  return price(lines, input.reverse_charge, adjustments);
 }
 
 /** RON carries no rate: the contract shows `exchange_rate` only for another currency. */

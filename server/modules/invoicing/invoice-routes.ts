@@ -21,7 +21,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { breakdownJson, lineRows, storedPriced } from './pricing';
+import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedPriced, storedReferences } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
@@ -105,7 +105,7 @@ const createInvoice = defineRoute({
         const seller = b.is_draft ? null : await checkBeforeNumbering(trx, ctx.companyId, ctx.locale, {
           documentType: b.document_type, efacturaEnabled: b.efactura_enabled, storno: false, issueDate, dueDate: b.due_date ?? null,
           deliveryDate: b.delivery_date ?? null, currency: b.currency, exchangeRate, reverseCharge: b.reverse_charge,
-          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null,
+          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null, references: b.references,
         });
         const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
@@ -114,7 +114,7 @@ const createInvoice = defineRoute({
           status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
           clientId: resolved?.client.id ?? null, buyer, seller, currency: b.currency,
           exchangeRate, language: b.language, reverseCharge: b.reverse_charge, priced,
-          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, stornoOf: null, convertedFrom: null,
+          paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, references: b.references ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
           deviceId: b.device_id ?? null, now: ctx.now,
         });
@@ -188,9 +188,10 @@ const updateInvoice = defineRoute({
       const dueDate = b.due_date !== undefined ? b.due_date : current.due_date;
       const reverseCharge = b.reverse_charge ?? Boolean(current.reverse_charge);
       const items = b.items ?? (await currentItems(trx, current.id));
+      const allowancesCharges = b.allowances_charges ?? storedAdjustments(current.allowances_charges_json).map(adjustmentInput);
       const priced = await checkAndPrice(trx, ctx.companyId, ctx.locale, {
         currency, exchange_rate: exchangeRate, issue_date: issueDate, due_date: dueDate, reverse_charge: reverseCharge, items,
-        language: b.language,
+        language: b.language, allowances_charges: allowancesCharges,
       });
       if (b.efactura_enabled === true) await assertEinvoicingReady(trx, ctx.dialect, ctx.companyId);
       let client: { id: string | null; buyer: string | null; name: string | null } = { id: current.client_id, buyer: current.buyer_json, name: current.buyer_name };
@@ -219,11 +220,12 @@ const updateInvoice = defineRoute({
         client_id: client.id, buyer_json: client.buyer, buyer_name: client.name,
         currency, exchange_rate: storedRate(currency, exchangeRate), language: b.language ?? current.language,
         reverse_charge: reverseCharge ? 1 : 0, net_bani: t.net_bani, vat_bani: t.vat_bani, total_bani: t.total_bani,
-        discount_bani: t.discount_bani, vat_breakdown_json: breakdownJson(t),
+        discount_bani: t.discount_bani, vat_breakdown_json: breakdownJson(t), allowances_charges_json: adjustmentsJson(priced),
         efactura_enabled: b.efactura_enabled !== undefined ? (b.efactura_enabled ? 1 : 0) : current.efactura_enabled,
         spv_environment: b.spv_environment ?? current.spv_environment,
         payment_method: b.payment_method !== undefined ? b.payment_method : current.payment_method,
         observations: b.observations !== undefined ? b.observations : current.observations,
+        references_json: b.references !== undefined ? referencesJson(b.references) : current.references_json,
         updated_at: ctx.now,
       };
       const { id: _id, company_id: _c, ...changes } = next;
@@ -294,7 +296,7 @@ const issueInvoice = defineRoute({
         documentType: current.document_type, efacturaEnabled: Number(current.efactura_enabled) === 1, storno: false, issueDate,
         dueDate: current.due_date, deliveryDate: current.delivery_date, currency: current.currency, exchangeRate: current.exchange_rate,
         reverseCharge: Boolean(Number(current.reverse_charge)), paymentMethod: current.payment_method, observations: current.observations,
-        buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge))), original: null,
+        references: storedReferences(current.references_json), buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge)), storedAdjustments(current.allowances_charges_json)), original: null,
       });
       const assigned = await assignInvoiceNumber(
         assignContext(ctx), trx,

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/types';
+import type { InvoiceReferences } from '../../../shared/schemas/invoice';
 import { insertRows } from '../../db/prepared';
 import type { Locale } from '../../platform/locale';
 import { newId } from '../../platform/ids';
 import type { Invoice, SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
-import { breakdownJson, lineRows, type Priced } from './pricing';
+import { adjustmentsJson, breakdownJson, referencesJson, lineRows, type Priced } from './pricing';
 import type { AssignedNumber } from './invoice-numbering';
 import type { PartySnapshot } from './catalog-bridge';
 import { clientView, findClients } from './catalog-bridge';
@@ -83,6 +84,7 @@ export interface NewInvoice {
   priced: Priced;
   paymentMethod: string | null;
   observations: string | null;
+  references: InvoiceReferences | null;
   stornoOf: string | null;
   convertedFrom: string | null;
   efacturaEnabled: boolean;
@@ -122,6 +124,8 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     total_bani: t.total_bani,
     discount_bani: t.discount_bani,
     vat_breakdown_json: breakdownJson(t),
+    allowances_charges_json: adjustmentsJson(inv.priced),
+    references_json: referencesJson(inv.references),
     amount_paid_bani: 0,
     paid_state: 'unpaid',
     payment_method: inv.paymentMethod,

@@ -5,6 +5,7 @@ import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
 import { bool, toRonBani } from './views';
+import { storedAdjustments, storedReferences } from './pricing';
 
 interface StoredBreakdown {
   vat_rate_bp: number;
@@ -52,6 +53,9 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
   const paid = Number(row.amount_paid_bani);
   const rate = row.exchange_rate === null ? null : Number(row.exchange_rate);
   const breakdown = JSON.parse(row.vat_breakdown_json) as StoredBreakdown[];
+  const adjustments = storedAdjustments(row.allowances_charges_json);
+  const allowances = adjustments.reduce((s, a) => s + (a.charge ? 0 : a.amount_bani), 0);
+  const charges = adjustments.reduce((s, a) => s + (a.charge ? a.amount_bani : 0), 0);
   return {
     id: row.id,
     object: 'invoice',
@@ -73,7 +77,15 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
     exchange_rate: rate,
     language: row.language,
     reverse_charge: bool(row.reverse_charge),
-    totals: { net: fromBani(net), vat: fromBani(vat), total: fromBani(total), discount: fromBani(discount) },
+    totals: {
+      net: fromBani(net), vat: fromBani(vat), total: fromBani(total), discount: fromBani(discount),
+      ...(adjustments.length ? adjustmentTotals(net, allowances, charges) : {}),
+    },
+    allowances_charges: adjustments.map((a) => ({
+      charge: a.charge, amount: fromBani(a.amount_bani), vat_rate: bpToPercent(a.vat_rate_bp), vat_category: a.vat_category,
+      reason: a.reason, reason_code: a.reason_code, vat: fromBani(a.vat_bani),
+    })),
+    references: storedReferences(row.references_json),
     vat_breakdown: breakdown.map((b) => ({
       vat_rate: bpToPercent(b.vat_rate_bp),
       vat_category: storedBreakdownCategory(b, bool(row.reverse_charge)),
@@ -81,15 +93,7 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
       vat: fromBani(b.vat_bani),
       total: fromBani(b.total_bani),
     })),
-    totals_ron:
-      row.currency !== 'RON' && rate !== null
-        ? {
-            net: fromBani(toRonBani(net, rate)),
-            vat: fromBani(toRonBani(vat, rate)),
-            total: fromBani(toRonBani(total, rate)),
-            discount: fromBani(toRonBani(discount, rate)),
-          }
-        : null,
+    totals_ron: row.currency !== 'RON' && rate !== null ? ronTotals({ net, vat, discount, allowances, charges }, rate) : null,
     paid_state: row.paid_state,
     amount_paid: fromBani(paid),
     amount_due: fromBani(total - paid),
@@ -111,6 +115,27 @@ export function invoiceView(row: InvoicesTable, extras: InvoiceExtras = {}): Inv
     created_at: Number(row.created_at),
     updated_at: row.updated_at === null ? null : Number(row.updated_at),
   };
+}
+
+/**
+ * The totals in RON, made to add up: the net and the VAT are converted (the VAT exactly as the XML's
+ * BT-111, the same rate to six decimals, rounded half away from zero), and the total is their sum, so
+ * net + VAT = total in RON as in the invoice currency. Converting the total on its own could differ by a ban.
+ */
+function ronTotals(t: { net: number; vat: number; discount: number; allowances: number; charges: number }, rate: number): Invoice['totals_ron'] {
+  const net = toRonBani(t.net, rate);
+  const vat = toRonBani(t.vat, rate);
+  const allowances = toRonBani(t.allowances, rate);
+  const charges = toRonBani(t.charges, rate);
+  return {
+    net: fromBani(net), vat: fromBani(vat), total: fromBani(net + vat), discount: fromBani(toRonBani(t.discount, rate)),
+    ...(t.allowances || t.charges ? adjustmentTotals(net, allowances, charges) : {}),
+  };
+}
+
+/** BT-106..108, sent only on an invoice with discounts or charges on the whole of it (its `net` is then not the lines' sum). */
+function adjustmentTotals(net: number, allowances: number, charges: number): { lines_net: number; allowances: number; charges: number } {
+  return { lines_net: fromBani(net + allowances - charges), allowances: fromBani(allowances), charges: fromBani(charges) };
 }
 
 /** Paid state from what was received: nothing, part, or all of the total. */

@@ -1,12 +1,14 @@
 import type { z } from 'zod';
-import { computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
-import { toBani } from '../../../shared/money';
-import type { LineVatCategory, zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import { bpToPercent, computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
+import { fromBani, toBani } from '../../../shared/money';
+import type { InvoiceReferences, LineVatCategory, zAllowanceChargeInput, zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import type { AdjustmentFacts } from '../../../shared/efactura/invoice-document';
 import { MAX_AMOUNT, MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
 import { validationFailed } from '../../platform/errors';
 import type { InvoiceLinesTable } from './tables';
 
 export type LineInput = z.output<typeof zInvoiceLineInput>;
+export type AdjustmentInput = z.output<typeof zAllowanceChargeInput>;
 
 /** A line in integers, as stored and as shared/invoice-math takes it. */
 export interface LineIntegers {
@@ -24,9 +26,73 @@ export interface LineIntegers {
   price_includes_vat: boolean;
 }
 
+/** A discount or charge on the whole invoice in integers; `amount_bani` has the invoice's sign. */
+export interface AdjustmentIntegers {
+  charge: boolean;
+  amount_bani: number;
+  vat_rate_bp: number;
+  vat_category: LineVatCategory | null;
+  reason: string | null;
+  reason_code: string | null;
+}
+
 export interface Priced {
   lines: LineIntegers[];
+  adjustments: AdjustmentIntegers[];
   totals: InvoiceTotals;
+}
+
+/** Wire discounts and charges -> integers, with a problem at `allowances_charges.i.vat_rate` for a rate no line has. */
+export function adjustmentsToIntegers(items: readonly AdjustmentInput[], lines: readonly LineIntegers[]): { adjustments: AdjustmentIntegers[]; problems: Record<string, string> } {
+  const problems: Record<string, string> = {};
+  const rates = new Set(lines.map((l) => `${l.vat_rate_bp}:${l.vat_rate_bp === 0 ? (l.vat_category ?? 'E') : ''}`));
+  const adjustments = items.map((a, i): AdjustmentIntegers => {
+    const rate = percentToBp(a.vat_rate);
+    const category = a.vat_category ?? null;
+    if (!rates.has(`${rate}:${rate === 0 ? (category ?? 'E') : ''}`)) {
+      problems[`allowances_charges.${i}.vat_rate`] = NO_LINE_AT_RATE;
+    }
+    return { charge: a.charge, amount_bani: toBani(a.amount), vat_rate_bp: rate, vat_category: category, reason: a.reason ?? null, reason_code: a.reason_code ?? null };
+  });
+  return { adjustments, problems };
+}
+
+const NO_LINE_AT_RATE =
+  'No line of the invoice has this VAT rate (and, at 0%, category): a discount or charge on the whole invoice goes with the lines of its rate.|' +
+  'Nicio linie a facturii nu are această cotă de TVA (și, la 0%, categorie): o reducere sau o majorare pe toată factura se aplică liniilor cotei ei.';
+
+/** As `invoices.allowances_charges_json` keeps them: the integers and the VAT each moved. Null when none. */
+export function adjustmentsJson(priced: Priced): string | null {
+  if (!priced.adjustments.length) return null;
+  return JSON.stringify(priced.adjustments.map((a, i) => ({ ...a, vat_bani: priced.totals.adjustments[i]!.vat_bani })));
+}
+
+export type StoredAdjustment = AdjustmentIntegers & { vat_bani: number };
+
+/** The stored discounts and charges, negated for a storno. */
+export function storedAdjustments(json: string | null, negate = false): StoredAdjustment[] {
+  if (!json) return [];
+  return (JSON.parse(json) as StoredAdjustment[]).map((a) => (negate ? { ...a, amount_bani: -a.amount_bani, vat_bani: -a.vat_bani } : a));
+}
+
+/** A stored discount or charge as the wire states it (a draft's, kept when PUT does not replace them). */
+export function adjustmentInput(a: AdjustmentIntegers): AdjustmentInput {
+  return { charge: a.charge, amount: fromBani(a.amount_bani), vat_rate: bpToPercent(a.vat_rate_bp), vat_category: a.vat_category, reason: a.reason, reason_code: a.reason_code };
+}
+
+/** The references as stored: null when none is given. */
+export function referencesJson(r: InvoiceReferences | null | undefined): string | null {
+  if (!r || (!r.order && !r.contract && !r.buyer)) return null;
+  return JSON.stringify({ order: r.order ?? null, contract: r.contract ?? null, buyer: r.buyer ?? null });
+}
+
+export function storedReferences(json: string | null): { order: string | null; contract: string | null; buyer: string | null } {
+  return json ? (JSON.parse(json) as { order: string | null; contract: string | null; buyer: string | null }) : { order: null, contract: null, buyer: null };
+}
+
+/** What shared/efactura needs of them: the integers with the VAT each moves as priced. */
+export function adjustmentFacts(priced: Priced): AdjustmentFacts[] {
+  return priced.adjustments.map((a, i) => ({ ...a, vat_bani: priced.totals.adjustments[i]!.vat_bani }));
 }
 
 /**
@@ -75,19 +141,19 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
 }
 
 /** Totals with the same function the desktop app runs offline: the two agree to the ban. */
-export function price(lines: LineIntegers[], reverseCharge: boolean): Priced {
+export function price(lines: LineIntegers[], reverseCharge: boolean, adjustments: readonly AdjustmentIntegers[] = []): Priced {
   const totals = computeTotals(
     lines.map((l) => ({
       quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
       price_includes_vat: l.price_includes_vat,
     })),
-    { reverse_charge: reverseCharge },
+    { reverse_charge: reverseCharge, adjustments },
   );
   // The document's total obeys the limit of any amount; refused before anything is written.
   if (Math.abs(totals.total_bani) > MAX_AMOUNT_BANI) {
     throw validationFailed({ items: `The invoice total must be at most ${MAX_AMOUNT} lei.|Totalul facturii trebuie să fie cel mult ${MAX_AMOUNT} lei.` });
   }
-  return { lines, totals };
+  return { lines, adjustments: adjustments.map((a) => ({ charge: a.charge, amount_bani: a.amount_bani, vat_rate_bp: a.vat_rate_bp, vat_category: a.vat_category, reason: a.reason, reason_code: a.reason_code })), totals };
 }
 
 export function lineRows(invoiceId: string, companyId: string, priced: Priced, newId: () => string): InvoiceLinesTable[] {
@@ -109,12 +175,12 @@ export function lineRows(invoiceId: string, companyId: string, priced: Priced, n
 }
 
 /** Stored lines re-priced with the same shared arithmetic that priced them when they were written. */
-export function storedPriced(rows: readonly InvoiceLinesTable[], reverseCharge: boolean): Priced {
+export function storedPriced(rows: readonly InvoiceLinesTable[], reverseCharge: boolean, adjustments: readonly AdjustmentIntegers[] = []): Priced {
   return price(rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity_milli: Number(r.quantity_milli), unit: r.unit, unit_code: r.unit_code,
     price_bani: Number(r.price_bani), vat_rate_bp: Number(r.vat_rate_bp), discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category, price_includes_vat: Number(r.price_includes_vat) === 1,
-  })), reverseCharge);
+  })), reverseCharge, adjustments);
 }
 
 export const STANDARD_RATES: ReadonlySet<number> = new Set(STANDARD_VAT_RATES_BP);

@@ -101,6 +101,10 @@ export interface InvoicesTable {
   buyer_name: string | null;
   /** JSON of the seller copied at issue (zSellerSnapshot, migration 0250); null on drafts and older invoices. */
   seller_json: string | null;
+  /** Discounts and charges on the whole invoice (JSON of StoredAdjustment[], pricing.ts); null when none. */
+  allowances_charges_json: string | null;
+  /** Order, contract and buyer references (JSON of InvoiceReferences); null when none. */
+  references_json: string | null;
   currency: string;
   exchange_rate: number | null;
   language: string;

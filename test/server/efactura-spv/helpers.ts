@@ -175,6 +175,8 @@ export interface InvoiceOptions {
   due_date?: string;
   delivery_date?: string;
   observations?: string;
+  allowances_charges?: Record<string, unknown>[];
+  references?: Record<string, string>;
 }
 
 const seriesOf = new WeakMap<Firm, Record<string, string>>();
@@ -211,6 +213,8 @@ export async function invoice(f: Firm, o: InvoiceOptions = {}): Promise<Record<s
     ...(o.observations ? { observations: o.observations } : {}),
     spv_environment: o.spv_environment ?? 'live',
     items: o.items ?? [{ description: 'Licență Tejghea', quantity: 2, price: 100, vat_rate: 21 }],
+    ...(o.allowances_charges ? { allowances_charges: o.allowances_charges } : {}),
+    ...(o.references ? { references: o.references } : {}),
   };
   const res = await f.call('POST', '/invoices', body);
   if (res.status !== 200 && res.status !== 201) throw new Error(`POST /invoices answered ${res.status}: ${res.text}`);
