@@ -977,4 +977,7 @@ export const en: Messages = {
   'dashboard.invoicesCount#other': '{count} invoices',
   'dashboard.drafts#one': '{count} draft',
   'dashboard.drafts#other': '{count} drafts',
+  // Contabilitate: the WinMENTOR export (issue 16, accounting helper).
+  'accounting.file.winmentor': 'WinMENTOR export (TXT)',
+  'accounting.hint.winmentor': 'Partners, articles, issued and received invoices, to import into WinMENTOR (Import data from other applications).',
 };

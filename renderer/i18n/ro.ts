@@ -980,4 +980,7 @@ export const ro = {
   'dashboard.invoicesCount#other': '{count} de facturi',
   'dashboard.drafts#one': '{count} ciornă',
   'dashboard.drafts#other': '{count} de ciorne',
+  // Contabilitate: the WinMENTOR export (issue 16, accounting helper).
+  'accounting.file.winmentor': 'Export WinMENTOR (TXT)',
+  'accounting.hint.winmentor': 'Parteneri, articole, facturi de ieșire și de intrare, de importat în WinMENTOR (Import date din alte aplicații).',
 } as const satisfies Record<string, string>;

@@ -4,6 +4,7 @@ import { zMonthParam, zPeriodQuery } from '../../../shared/schemas/accounting';
 import { monthlyArchive } from './archive';
 import { checkedPeriod } from './journal-routes';
 import { sagaZip } from './saga';
+import { winMentorZip } from './winmentor';
 import { documentsCsv, documentsXlsx } from './documents-export';
 import './messages';
 
@@ -24,6 +25,27 @@ export const getSagaExport = defineRoute({
   handler: async (ctx) => {
     const q = checkedPeriod(ctx.query);
     return binaryReply('application/zip', sagaZip(ctx.db, ctx.companyId, q), `saga-${q.start_date}-${q.end_date}.zip`);
+  },
+});
+
+export const getWinMentorExport = defineRoute({
+  method: 'GET',
+  path: '/accounting/exports/winmentor',
+  operationId: 'getWinMentorExport',
+  summary: "The period for WinMENTOR: its text import files of invoices in one ZIP",
+  description:
+    "Our design. A ZIP of WinMENTOR's text import files (Interne > Import date din alte aplicații): `Parteneri.txt` (`[ParteneriNoi_<cod>]`), " +
+    '`Articole.txt` (`[ArticoleNoi_<cod>]`), and per month of the period `FacturiIesire_<AAAA-LL>.txt` (issued invoices and stornos) and ' +
+    '`FacturiIntrare_<AAAA-LL>.txt` (expenses and received invoices): `[InfoPachet]`, then `[Factura_k]`/`[Items_k]` per document. Windows-1250, ' +
+    "CRLF, dot decimals, amounts in RON at each document's rate, adding up to the VAT journals to the ban. Layout: docs/exports-winmentor.md. Streamed.",
+  tags: ['accounting'],
+  scope: 'accounting:read',
+  query: zPeriodQuery,
+  response: z.unknown(),
+  produces: 'application/zip',
+  handler: async (ctx) => {
+    const q = checkedPeriod(ctx.query);
+    return binaryReply('application/zip', winMentorZip(ctx.db, ctx.companyId, q), `winmentor-${q.start_date}-${q.end_date}.zip`);
   },
 });
 
@@ -69,4 +91,4 @@ export const getMonthlyArchive = defineRoute({
     binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month), `arhiva-${ctx.query.month}.zip`),
 });
 
-export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];
+export const exportRoutes = [getSagaExport, getWinMentorExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];
