@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/accounting-export.ts                      # N = 2000 and 8000
  *   BENCH_SIZES=10000,100000 npx tsx bench/accounting-export.ts   # the issue's month of 100,000 documents
+ *   BENCH_SIZES=10000,100000 BENCH_ONLY=arhiva npx tsx bench/accounting-export.ts   # the baselines and the archive only
  *
  * Each size runs in its own child process, so a size's peak memory is not the previous one's leftover.
  * Peak memory is the highest RSS sampled every 10 ms during the export minus the RSS just before it.
@@ -95,7 +96,13 @@ async function child(n: number): Promise<Result[]> {
   };
 
   const results: Result[] = [];
-  results.push(await measure('baseline: bare read of the rows', async () => {
+  // BENCH_ONLY=arhiva: the baselines and the formats whose name contains it (the 100,000-document archive alone).
+  const only = process.env.BENCH_ONLY;
+  const step = async (format: string, job: () => Promise<number>) => {
+    if (only && !format.startsWith('baseline') && !format.includes(only)) return;
+    results.push(await measure(format, job));
+  };
+  await step('baseline: bare read of the rows', async () => {
     // The same (date, id) keyset in chunks of 500 the exports walk, and nothing else.
     let after: { date: string; id: string } | null = null;
     let count = 0;
@@ -111,8 +118,8 @@ async function child(n: number): Promise<Result[]> {
       after = { date: last.issue_date, id: last.id };
     }
     return count;
-  }));
-  results.push(await measure('baseline: JSON dump of the same rows', async () => {
+  });
+  await step('baseline: JSON dump of the same rows', async () => {
     // The plainest export of the month: the invoice rows and their lines as JSON lines, read in the same
     // chunks and written to a stream that drops them (what any export must at least do).
     const { Writable } = await import('node:stream');
@@ -135,16 +142,16 @@ async function child(n: number): Promise<Result[]> {
       after = { date: last.issue_date, id: last.id };
     }
     return bytes;
-  }));
-  results.push(await measure('jurnal vânzări JSON (totals + page 1)', download(`/accounting/journals/sales?${period}`)));
-  results.push(await measure('jurnal vânzări XLSX', download(`/accounting/journals/sales/xlsx?${period}`)));
-  results.push(await measure('jurnal vânzări HTML (print)', download(`/accounting/journals/sales/html?${period}`)));
-  results.push(await measure('jurnal cumpărări XLSX', download(`/accounting/journals/purchases/xlsx?${period}`)));
-  results.push(await measure('Saga DBF ZIP', download(`/accounting/exports/saga?${period}`)));
-  results.push(await measure('WinMENTOR TXT ZIP', download(`/accounting/exports/winmentor?${period}`)));
-  results.push(await measure('documente CSV', download(`/accounting/exports/documents/csv?${period}`)));
-  results.push(await measure('documente XLSX', download(`/accounting/exports/documents/xlsx?${period}`)));
-  if (process.env.BENCH_ARCHIVE !== '0') results.push(await measure('arhiva lunară ZIP', download(`/accounting/archive?month=${MONTH}`)));
+  });
+  await step('jurnal vânzări JSON (totals + page 1)', download(`/accounting/journals/sales?${period}`));
+  await step('jurnal vânzări XLSX', download(`/accounting/journals/sales/xlsx?${period}`));
+  await step('jurnal vânzări HTML (print)', download(`/accounting/journals/sales/html?${period}`));
+  await step('jurnal cumpărări XLSX', download(`/accounting/journals/purchases/xlsx?${period}`));
+  await step('Saga DBF ZIP', download(`/accounting/exports/saga?${period}`));
+  await step('WinMENTOR TXT ZIP', download(`/accounting/exports/winmentor?${period}`));
+  await step('documente CSV', download(`/accounting/exports/documents/csv?${period}`));
+  await step('documente XLSX', download(`/accounting/exports/documents/xlsx?${period}`));
+  if (process.env.BENCH_ARCHIVE !== '0') await step('arhiva lunară ZIP', download(`/accounting/archive?month=${MONTH}`));
   await app.close();
   await storage.drop();
   return results;
