@@ -13,6 +13,7 @@ function source(file: AccountingFile, start: string, end: string): { path: strin
     case 'purchase_journal_xlsx': return { path: '/accounting/journals/purchases/xlsx', query: period, name: `Jurnal-cumparari_${span}.xlsx`, print: false };
     case 'cash_register_pdf': return { path: '/accounting/cash-register/html', query: period, name: `Registru-casa_${span}.pdf`, print: true };
     case 'saga_zip': return { path: '/accounting/exports/saga', query: period, name: `Saga_${span}.zip`, print: false };
+    case 'winmentor_zip': return { path: '/accounting/exports/winmentor', query: period, name: `WinMentor_${span}.zip`, print: false };
     case 'documents_csv': return { path: '/accounting/exports/documents/csv', query: period, name: `Documente_${span}.csv`, print: false };
     case 'documents_xlsx': return { path: '/accounting/exports/documents/xlsx', query: period, name: `Documente_${span}.xlsx`, print: false };
     case 'archive_zip': return { path: '/accounting/archive', query: { month: start.slice(0, 7) }, name: `Arhiva_${start.slice(0, 7)}.zip`, print: false };

@@ -967,4 +967,7 @@ export const en: Messages = {
   'imports.pulled#other': '{count} records are now on this computer too.',
   'efacturaClock.summary#one': '{count} invoice must be uploaded to e-Factura soon or is past its deadline. Send it from the invoice.',
   'efacturaClock.summary#other': '{count} invoices must be uploaded to e-Factura soon or are past their deadline. Send them from the invoice.',
+  // Contabilitate: the WinMENTOR export (issue 16, accounting helper).
+  'accounting.file.winmentor': 'WinMENTOR export (TXT)',
+  'accounting.hint.winmentor': 'Partners, articles, issued and received invoices, to import into WinMENTOR (Import data from other applications).',
 };

@@ -970,4 +970,7 @@ export const ro = {
   'imports.pulled#other': '{count} de înregistrări sunt acum și pe acest calculator.',
   'efacturaClock.summary#one': '{count} factură trebuie încărcată în e-Factura curând sau și-a depășit termenul. Trimiteți-o din fișa facturii.',
   'efacturaClock.summary#other': '{count} de facturi trebuie încărcate în e-Factura curând sau au depășit termenul. Trimiteți-le din fișa facturii.',
+  // Contabilitate: the WinMENTOR export (issue 16, accounting helper).
+  'accounting.file.winmentor': 'Export WinMENTOR (TXT)',
+  'accounting.hint.winmentor': 'Parteneri, articole, facturi de ieșire și de intrare, de importat în WinMENTOR (Import date din alte aplicații).',
 } as const satisfies Record<string, string>;

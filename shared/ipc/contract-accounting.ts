@@ -11,7 +11,7 @@ import type { ChannelSpec } from './contract';
 
 export const ACCOUNTING_FILES = [
   'sales_journal_pdf', 'sales_journal_xlsx', 'purchase_journal_pdf', 'purchase_journal_xlsx',
-  'cash_register_pdf', 'saga_zip', 'documents_csv', 'documents_xlsx', 'archive_zip',
+  'cash_register_pdf', 'saga_zip', 'documents_csv', 'documents_xlsx', 'archive_zip', 'winmentor_zip',
 ] as const;
 export type AccountingFile = (typeof ACCOUNTING_FILES)[number];
 

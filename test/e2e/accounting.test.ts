@@ -53,6 +53,9 @@ describe('Contabilitate', () => {
     const { readFileSync } = await import('node:fs');
     const files = unzipSync(new Uint8Array(readFileSync(path)));
     expect(Object.keys(files).some((n) => n.startsWith('IE_'))).toBe(true);
+    const [winMentor] = await Promise.all([page.waitForEvent('download'), page.getByTestId('accounting-get-winmentor_zip').click()]);
+    expect(winMentor.suggestedFilename()).toMatch(/^WinMentor_.*\.zip$/);
+    expect(Object.keys(unzipSync(new Uint8Array(readFileSync(await winMentor.path()))))).toContain('Parteneri.txt');
     await page.getByTestId('accounting-get-saga_zip').waitFor();
     await screenshot(page, 'accounting');
     // A backwards period is said at the field, and nothing can be asked for.

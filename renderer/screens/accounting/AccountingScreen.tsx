@@ -34,6 +34,7 @@ const GROUPS: { title: MessageKey; items: FileItem[] }[] = [
     title: 'accounting.group.exports',
     items: [
       { file: 'saga_zip', label: 'accounting.file.saga', hint: 'accounting.hint.saga' },
+      { file: 'winmentor_zip', label: 'accounting.file.winmentor', hint: 'accounting.hint.winmentor' },
       { file: 'documents_csv', label: 'accounting.file.documentsCsv', hint: 'accounting.hint.documents' },
       { file: 'documents_xlsx', label: 'accounting.file.documentsXlsx', hint: 'accounting.hint.documents' },
     ],

@@ -1,4 +1,9 @@
 import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/types';
 import { toUblXml } from '../../efactura/index';
@@ -51,10 +56,23 @@ export const README_PDF = {
 const safe = (text: string) => text.replace(/[^\w.-]+/g, '_');
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-async function bytesOf(stream: Readable): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return new Uint8Array(Buffer.concat(chunks));
+/** Receives every index entry as its file passes (the index is spooled to disk, not kept). */
+type IndexSink = (entry: IndexEntry) => Promise<void>;
+
+/**
+ * A file streamed into the ZIP as it is made (a register of a long month), hashed and counted on the
+ * way: its index entry is written once its last byte has passed.
+ */
+async function* hashed(stream: Readable, done: (bytes: number, sha256: string) => Promise<void>): AsyncGenerator<Uint8Array> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    hash.update(data);
+    bytes += data.length;
+    yield data;
+  }
+  await done(bytes, hash.digest('hex'));
 }
 
 export function monthPeriod(month: string): Period {
@@ -64,13 +82,17 @@ export function monthPeriod(month: string): Period {
 }
 
 /** Every file of the archive but the index, each once, in a fixed order; `index` fills as they pass. */
-async function* documents(db: Db, companyId: string, month: string, index: IndexEntry[], pdf: PdfRenderer | null): AsyncGenerator<ZipEntry> {
+async function* documents(db: Db, companyId: string, month: string, index: IndexSink, pdf: PdfRenderer | null): AsyncGenerator<ZipEntry> {
   const period = monthPeriod(month);
-  const entry = (path: string, kind: string, data: Uint8Array, id: string | null = null, number: string | null = null): ZipEntry => {
-    index.push({ path, kind, document_id: id, number, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
+  const entry = async (path: string, kind: string, data: Uint8Array, id: string | null = null, number: string | null = null): Promise<ZipEntry> => {
+    await index({ path, kind, document_id: id, number, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
     return { name: path, data };
   };
-  yield entry('CITESTE-MA.txt', 'readme', utf8(`${README_TEXT}${pdf ? README_PDF.included : README_PDF.missing}`));
+  const streamed = (path: string, kind: string, stream: Readable): ZipEntry => ({
+    name: path,
+    data: hashed(stream, (bytes, sha256) => index({ path, kind, document_id: null, number: null, bytes, sha256 })),
+  });
+  yield await entry('CITESTE-MA.txt', 'readme', utf8(`${README_TEXT}${pdf ? README_PDF.included : README_PDF.missing}`));
 
   let after: { date: string; id: string } | null = null;
   for (;;) {
@@ -91,13 +113,13 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         } catch (err) {
           // An invoice that cannot make a valid e-Factura (no seller address yet…): listed, said why, no XML.
           if (!(err instanceof ApiError)) throw err;
-          yield entry(`${name}.eroare.txt`, 'invoice_xml_error', utf8(`Factura ${inv.full_number ?? inv.id} nu poate fi scrisă ca e-Factura: ${err.code}\n`), inv.id, inv.full_number);
+          yield await entry(`${name}.eroare.txt`, 'invoice_xml_error', utf8(`Factura ${inv.full_number ?? inv.id} nu poate fi scrisă ca e-Factura: ${err.code}\n`), inv.id, inv.full_number);
           continue;
         }
       }
-      yield entry(`${name}.xml`, 'invoice_xml', utf8(xml), inv.id, inv.full_number);
+      yield await entry(`${name}.xml`, 'invoice_xml', utf8(xml), inv.id, inv.full_number);
       if (pdf) yield await invoicePdfEntry(db, companyId, pdf, inv, name, entry);
-      if (sent?.answer_zip) yield entry(`${name}.raspuns-anaf.zip`, 'anaf_answer', new Uint8Array(Buffer.from(sent.answer_zip, 'base64')), inv.id, inv.full_number);
+      if (sent?.answer_zip) yield await entry(`${name}.raspuns-anaf.zip`, 'anaf_answer', new Uint8Array(Buffer.from(sent.answer_zip, 'base64')), inv.id, inv.full_number);
     }
     if (invoices.length < CHUNK) break;
     const last = invoices[invoices.length - 1]!;
@@ -119,7 +141,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         amount_bani: Number(r.amount_bani), amount_without_vat_bani: Number(r.amount_without_vat_bani), amount_vat_bani: Number(r.amount_vat_bani),
         type: r.type, invoice_id: r.invoice_id, work_point_id: r.work_point_id, observations: r.observations, id: r.id,
       }, null, 2);
-      yield entry(`chitante/${safe(r.receipt_number)}-${r.id}.json`, 'receipt', utf8(`${json}\n`), r.id, r.receipt_number);
+      yield await entry(`chitante/${safe(r.receipt_number)}-${r.id}.json`, 'receipt', utf8(`${json}\n`), r.id, r.receipt_number);
     }
     if (receipts.length < CHUNK) break;
     const last = receipts[receipts.length - 1]!;
@@ -146,15 +168,15 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
     for (const b of bills) {
       const name = `facturi-primite/${safe(b.invoice_number)}-${b.id}`;
       if (b.xml) {
-        yield entry(`${name}.xml`, 'supplier_bill_xml', utf8(b.xml), b.id, b.invoice_number);
-        if (b.signature) yield entry(`${name}.semnatura.xml`, 'supplier_bill_signature', utf8(b.signature), b.id, b.invoice_number);
+        yield await entry(`${name}.xml`, 'supplier_bill_xml', utf8(b.xml), b.id, b.invoice_number);
+        if (b.signature) yield await entry(`${name}.semnatura.xml`, 'supplier_bill_signature', utf8(b.signature), b.id, b.invoice_number);
       } else {
         const json = JSON.stringify({
           invoice_number: b.invoice_number, issue_date: b.issue_date, due_date: b.due_date, source: b.source, currency: b.currency,
           supplier: b.supplier_json ? (JSON.parse(b.supplier_json) as unknown) : null, tax_exclusive_bani: Number(b.tax_exclusive_bani),
           tax_bani: Number(b.tax_bani), tax_inclusive_bani: Number(b.tax_inclusive_bani), id: b.id,
         }, null, 2);
-        yield entry(`${name}.json`, 'supplier_bill_manual', utf8(`${json}\n`), b.id, b.invoice_number);
+        yield await entry(`${name}.json`, 'supplier_bill_manual', utf8(`${json}\n`), b.id, b.invoice_number);
       }
     }
     if (bills.length < CHUNK) break;
@@ -163,8 +185,8 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
   }
 
   const firm = await firmOf(db, companyId);
-  yield entry('registre/jurnal-vanzari.html', 'sales_journal', await bytesOf(journalHtml(db, companyId, 'sales', period, firm)));
-  yield entry('registre/jurnal-cumparari.html', 'purchase_journal', await bytesOf(journalHtml(db, companyId, 'purchases', period, firm)));
+  yield streamed('registre/jurnal-vanzari.html', 'sales_journal', journalHtml(db, companyId, 'sales', period, firm));
+  yield streamed('registre/jurnal-cumparari.html', 'purchase_journal', journalHtml(db, companyId, 'purchases', period, firm));
   // A cash register per work point and currency that had cash in the month (or before: its balance carries).
   const registers = await db.selectFrom('receipts').select(['work_point_id', 'currency']).where('company_id', '=', companyId).where('date', '<=', period.end_date).distinct()
     .union(db.selectFrom('cash_movements').select(['work_point_id', 'currency']).where('company_id', '=', companyId).where('date', '<=', period.end_date).distinct())
@@ -173,12 +195,11 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
   for (const key of seen) {
     const [workPointId, currency] = key.split('|') as [string, string];
     const wp = await db.selectFrom('work_points').select(['name', 'address']).where('id', '=', workPointId).executeTakeFirstOrThrow();
-    const html = await bytesOf(cashRegisterHtml(db, { companyId, workPointId, currency }, period, firm, wp));
-    yield entry(`registre/registru-casa-${safe(wp.name)}-${workPointId}-${currency}.html`, 'cash_register', html);
+    yield streamed(`registre/registru-casa-${safe(wp.name)}-${workPointId}-${currency}.html`, 'cash_register', cashRegisterHtml(db, { companyId, workPointId, currency }, period, firm, wp));
   }
 }
 
-type Entry = (path: string, kind: string, data: Uint8Array, id?: string | null, number?: string | null) => ZipEntry;
+type Entry = (path: string, kind: string, data: Uint8Array, id?: string | null, number?: string | null) => Promise<ZipEntry>;
 
 /** The invoice as the desktop prints it, dated with its issue date (the same bytes when made again); or why it is missing. */
 async function invoicePdfEntry(db: Db, companyId: string, pdf: PdfRenderer, inv: { id: string; full_number: string | null; issue_date: string }, name: string, entry: Entry): Promise<ZipEntry> {
@@ -194,21 +215,67 @@ async function invoicePdfEntry(db: Db, companyId: string, pdf: PdfRenderer, inv:
 
 const INDEX_COLUMNS = ['path', 'kind', 'document_id', 'number', 'bytes', 'sha256'] as const;
 
-function indexCsv(index: IndexEntry[]): string {
+function csvRow(e: IndexEntry): string {
   const field = (v: string | number | null) => {
     const s = v === null ? '' : String(v);
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return `${INDEX_COLUMNS.join(',')}\r\n${index.map((e) => INDEX_COLUMNS.map((c) => field(e[c])).join(',')).join('\r\n')}\r\n`;
+  return `${INDEX_COLUMNS.map((c) => field(e[c])).join(',')}\r\n`;
 }
 
-/** The archive of `month` (`YYYY-MM`), streamed. The index comes last, once every file is known. */
+/** One entry of `files` as JSON.stringify(…, null, 2) writes it inside `{ "files": [ … ] }`. */
+const jsonItem = (e: IndexEntry) => JSON.stringify(e, null, 2).replace(/^/gm, '    ');
+
+/** Text appended to a temporary file, read back in pieces: the index of 100,000 files is never in memory. */
+class Spool {
+  private readonly out: WriteStream;
+  constructor(readonly path: string) {
+    this.out = createWriteStream(path);
+  }
+  async write(text: string): Promise<void> {
+    if (!this.out.write(text)) await once(this.out, 'drain');
+  }
+  async close(): Promise<void> {
+    this.out.end();
+    await once(this.out, 'close');
+  }
+}
+
+async function* spooled(head: string, path: string, tail: string): AsyncGenerator<Uint8Array> {
+  if (head) yield utf8(head);
+  for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+  if (tail) yield utf8(tail);
+}
+
+/**
+ * The archive of `month` (`YYYY-MM`), streamed. The index comes last, once every file is known; its rows
+ * are spooled to temporary files as the files pass, so memory stays flat however long the month (the
+ * same bytes as building it whole: JSON.stringify's layout, written a row at a time).
+ */
 export function monthlyArchive(db: Db, companyId: string, month: string, pdf: PdfRenderer | null = null): Readable {
   async function* all(): AsyncGenerator<ZipEntry> {
-    const index: IndexEntry[] = [];
-    yield* documents(db, companyId, month, index, pdf);
-    yield { name: 'index.csv', data: utf8(indexCsv(index)) };
-    yield { name: 'index.json', data: utf8(`${JSON.stringify({ month, files: index }, null, 2)}\n`) };
+    const dir = await mkdtemp(join(tmpdir(), 'tejghea-archive-'));
+    try {
+      const csv = new Spool(join(dir, 'index.csv'));
+      const json = new Spool(join(dir, 'index.json'));
+      let count = 0;
+      const sink: IndexSink = async (e) => {
+        await csv.write(csvRow(e));
+        await json.write(`${count ? ',\n' : ''}${jsonItem(e)}`);
+        count += 1;
+      };
+      try {
+        yield* documents(db, companyId, month, sink, pdf);
+      } finally {
+        await csv.close();
+        await json.close();
+      }
+      yield { name: 'index.csv', data: spooled(`${INDEX_COLUMNS.join(',')}\r\n`, csv.path, count ? '' : '\r\n') };
+      const head = `{\n  "month": ${JSON.stringify(month)},\n  "files": [${count ? '\n' : ''}`;
+      yield { name: 'index.json', data: spooled(head, json.path, count ? '\n  ]\n}\n' : ']\n}\n') };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
   return zipStream(all());
 }

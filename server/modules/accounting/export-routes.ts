@@ -4,28 +4,49 @@ import { zMonthParam, zPeriodQuery } from '../../../shared/schemas/accounting';
 import { monthlyArchive } from './archive';
 import { checkedPeriod } from './journal-routes';
 import { sagaZip } from './saga';
+import { winMentorZip } from './winmentor';
 import { documentsCsv, documentsXlsx } from './documents-export';
 import './messages';
 
-export const getSagaExport = defineRoute({
-  method: 'GET',
-  path: '/accounting/exports/saga',
-  operationId: 'getSagaExport',
-  summary: 'The period for Saga C: its DBF import files in one ZIP',
-  description:
-    "Our design. A ZIP of Saga C's import files (Fișier > Import date): `Clienti_…dbf`, `Furnizori_…dbf`, `Articole_…dbf`, `IE_…dbf` (issued invoices " +
+/** An accounting program's import files for a period, in one streamed ZIP. */
+const programExport = (program: 'saga' | 'winmentor', operationId: string, summary: string, description: string, zip: typeof sagaZip) =>
+  defineRoute({
+    method: 'GET',
+    path: `/accounting/exports/${program}`,
+    operationId,
+    summary,
+    description,
+    tags: ['accounting'],
+    scope: 'accounting:read',
+    query: zPeriodQuery,
+    response: z.unknown(),
+    produces: 'application/zip',
+    handler: async (ctx) => {
+      const q = checkedPeriod(ctx.query);
+      return binaryReply('application/zip', zip(ctx.db, ctx.companyId, q), `${program}-${q.start_date}-${q.end_date}.zip`);
+    },
+  });
+
+export const getSagaExport = programExport(
+  'saga',
+  'getSagaExport',
+  'The period for Saga C: its DBF import files in one ZIP',
+  "Our design. A ZIP of Saga C's import files (Fișier > Import date): `Clienti_…dbf`, `Furnizori_…dbf`, `Articole_…dbf`, `IE_…dbf` (issued invoices " +
     'and stornos, one record per line) and `IN_…dbf` (expenses and received invoices, one record per line), Windows-1250, amounts in RON at each ' +
     "document's rate, adding up to the VAT journals to the ban. Layouts: docs/exports-saga.md. Streamed.",
-  tags: ['accounting'],
-  scope: 'accounting:read',
-  query: zPeriodQuery,
-  response: z.unknown(),
-  produces: 'application/zip',
-  handler: async (ctx) => {
-    const q = checkedPeriod(ctx.query);
-    return binaryReply('application/zip', sagaZip(ctx.db, ctx.companyId, q), `saga-${q.start_date}-${q.end_date}.zip`);
-  },
-});
+  sagaZip,
+);
+
+export const getWinMentorExport = programExport(
+  'winmentor',
+  'getWinMentorExport',
+  'The period for WinMENTOR: its text import files of invoices in one ZIP',
+  "Our design. A ZIP of WinMENTOR's text import files (Interne > Import date din alte aplicații): `Parteneri.txt` (`[ParteneriNoi_<cod>]`), " +
+    '`Articole.txt` (`[ArticoleNoi_<cod>]`), and per month of the period `FacturiIesire_<AAAA-LL>.txt` (issued invoices and stornos) and ' +
+    '`FacturiIntrare_<AAAA-LL>.txt` (expenses and received invoices): `[InfoPachet]`, then `[Factura_k]`/`[Items_k]` per document. Windows-1250, ' +
+    "CRLF, dot decimals, amounts in RON at each document's rate, adding up to the VAT journals to the ban. Layout: docs/exports-winmentor.md. Streamed.",
+  winMentorZip,
+);
 
 const documentsRoute = (format: 'csv' | 'xlsx') =>
   defineRoute({
@@ -69,4 +90,4 @@ export const getMonthlyArchive = defineRoute({
     binaryReply('application/zip', monthlyArchive(ctx.db, ctx.companyId, ctx.query.month, ctx.services.pdf ?? null), `arhiva-${ctx.query.month}.zip`),
 });
 
-export const exportRoutes = [getSagaExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];
+export const exportRoutes = [getSagaExport, getWinMentorExport, documentsRoute('csv'), documentsRoute('xlsx'), getMonthlyArchive];

@@ -58,6 +58,8 @@ describe.each(DIALECTS)('monthly archive (%s)', (dialect) => {
     const files = unzipSync(first);
     const index = JSON.parse(new TextDecoder().decode(files['index.json']!)) as { month: string; files: { path: string; sha256: string; bytes: number; kind: string }[] };
     expect(index.month).toBe('2026-10');
+    // Written a row at a time, laid out as JSON.stringify lays out the whole.
+    expect(new TextDecoder().decode(files['index.json']!)).toBe(`${JSON.stringify(index, null, 2)}\n`);
     const listed = index.files.map((f) => f.path).sort();
     expect(listed).toEqual(Object.keys(files).filter((p) => !p.startsWith('index.')).sort());
     for (const f of index.files) {

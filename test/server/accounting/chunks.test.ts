@@ -9,7 +9,7 @@ import { toBani } from '../../../shared/money';
 
 /**
  * A month longer than one chunk, with many documents on the same day across chunk boundaries: every
- * document is read once, none twice, by the journal, the Saga export and the CSV. The rows are written
+ * document is read once, none twice, by the journal, the Saga and WinMENTOR exports and the CSV. The rows are written
  * straight to the tables (as the bench does): what is tested is the walking, not the issuing.
  */
 const N = CHUNK * 2 + 37;
@@ -82,5 +82,14 @@ describe.each(DIALECTS)('reading a month chunk by chunk (%s)', (dialect) => {
     expect(total).toBe(expectedTotal);
     const csv = await (await fetch(`${server.base}/accounting/exports/documents/csv?${PERIOD}`, { headers: { authorization: `Bearer ${firm.key}` } })).text();
     expect(new Set(csv.trim().split('\r\n').slice(1).map((l) => l.split(',')[1])).size).toBe(N);
+  });
+
+  it('the WinMENTOR file of issued invoices has every document once', async () => {
+    const res = await fetch(`${server.base}/accounting/exports/winmentor?${PERIOD}`, { headers: { authorization: `Bearer ${firm.key}` } });
+    const text = new TextDecoder('windows-1250').decode(unzipSync(new Uint8Array(await res.arrayBuffer()))['FacturiIesire_2026-09.txt']!);
+    expect(text).toContain(`TotalFacturi=${N}\r\n`);
+    const numbers = [...text.matchAll(/\[Factura_\d+\]\r\nNrDoc=(.*)\r\nSerieCarnet=(.*)\r\n/g)].map((m) => `${m[2]}-${m[1]}`);
+    expect(numbers).toHaveLength(N);
+    expect(new Set(numbers).size).toBe(N);
   });
 });
