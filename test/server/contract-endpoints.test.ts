@@ -6,6 +6,9 @@ import { contractText, deriveContractEndpoints, endpointLine, readCommittedEndpo
 
 const committed = readCommittedEndpoints();
 
+/** Routes whose contract checks the resource's state before reading the body ("locked: always expense_locked"). */
+const STATE_BEFORE_MEMBERS = new Set(['PUT /expenses/{id}', 'POST /expenses/{id}/pay']);
+
 describe('the contract list of endpoints', () => {
   it('is what the contract names today (re-derived whenever the contract is at ../shared)', () => {
     const text = contractText();
@@ -63,8 +66,13 @@ describe.each(DIALECTS)('every endpoint of the contract is served on %s', (diale
     expect(inQuery.body.error.fields).toHaveProperty('necunoscut_q');
     if (method !== 'GET') {
       const inBody = await server.api(key, method, concrete, { necunoscut_b: 1 });
-      expect(inBody.status, inBody.text).toBe(422);
-      expect(inBody.body.error).toMatchObject({ code: 'unknown_parameter', param: 'necunoscut_b' });
+      if (STATE_BEFORE_MEMBERS.has(line)) {
+        // The contract judges the expense before its body: an id of nobody is 404 first (a real one: aliases.test.ts).
+        expect(inBody.body.error, inBody.text).toMatchObject({ code: 'resource_missing', param: 'id' });
+      } else {
+        expect(inBody.status, inBody.text).toBe(422);
+        expect(inBody.body.error).toMatchObject({ code: 'unknown_parameter', param: 'necunoscut_b' });
+      }
     }
     expect(await databaseFingerprint(server.storage)).toBe(before);
   });
