@@ -101,13 +101,14 @@ function problemOf(req: FuzzRequest, status: number, headers: Headers, text: str
 
 /**
  * A request carrying a member the operation does not know must be refused naming it, unless a check
- * made before any member is read refused it first (a malformed Idempotency-Key, a NUL in the path or query).
+ * made before any member is read refused it first (its form: 400/413/415; a NUL in the path or query).
  */
 function unknownMemberProblem(member: string, status: number, error: { code?: unknown; fields?: Record<string, unknown> }): string | null {
   if (error.code === 'unknown_parameter') {
     return status === 422 && error.fields?.[member] !== undefined ? null : `unknown_parameter ${status} without \`${member}\` in fields`;
   }
-  if (status === 400 && error.code === 'invalid_idempotency_key') return null;
+  // Refused before any member is read: the request's form (media type, charset, JSON, size, URL, Idempotency-Key).
+  if (status === 400 || status === 413 || status === 415) return null;
   if (status === 422 && error.code === 'validation_error' && Object.values(error.fields ?? {}).some((m) => /NUL/.test(String(m)))) return null;
   return `the unknown member \`${member}\` was not refused as unknown_parameter (${status} ${String(error.code)})`;
 }
