@@ -59,7 +59,9 @@ export function createProduct(ctx: LocalContext, input: ProductInput): ProductVi
       kind: 'product.create',
       entityType: 'product',
       entityId: id,
-      request: { method: 'POST', path: '/products', body: { ...wireBody(row), client_local_uuid: id }, create: true, refs: [], label: `Produs ${row.name}` },
+      // No client_local_uuid: the service's products have none (it was dropped unread, and is now refused
+      // as unknown); a retried create is recognised by the outbox item's Idempotency-Key.
+      request: { method: 'POST', path: '/products', body: wireBody(row), create: true, refs: [], label: `Produs ${row.name}` },
     });
     return productView(db, row);
   });
@@ -93,7 +95,7 @@ function queueProductChange(db: WriteDb, ctx: LocalContext, row: ProductRow, pat
   const open = openItemsOf(db, 'product', row.id);
   const create = open.find((i) => i.kind === 'product.create');
   if (create && isMutable(create)) {
-    rewrite(db, ctx, create.id, { ...create.request, body: { ...wireBody(row), client_local_uuid: row.client_local_uuid ?? row.id }, label: `Produs ${row.name}` });
+    rewrite(db, ctx, create.id, { ...create.request, body: wireBody(row), label: `Produs ${row.name}` });
     return;
   }
   const full = wireBody(row);

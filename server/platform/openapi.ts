@@ -13,8 +13,12 @@ class Components {
   readonly schemas: Record<string, JsonSchema> = {};
   private anonymous = 0;
 
-  /** Converts one zod schema, moving its `$defs` into the components. */
-  convert(schema: z.ZodType, io: 'input' | 'output', context: string): JsonSchema {
+  /**
+   * Converts one zod schema, moving its `$defs` into the components. `closed`: a request body, whose
+   * objects refuse members they do not list (the service answers 422 `unknown_parameter`); zod states
+   * that only of output schemas.
+   */
+  convert(schema: z.ZodType, io: 'input' | 'output', context: string, closed = false): JsonSchema {
     let json: JsonSchema;
     try {
       json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
@@ -28,15 +32,19 @@ class Components {
     delete json.$defs;
     const names = new Map<string, string>();
     for (const [id, def] of Object.entries(defs)) names.set(id, this.nameFor(id, def, io, context));
-    const rewrite = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(rewrite);
+    const rewrite = (value: unknown, inAllOf = false): unknown => {
+      if (Array.isArray(value)) return value.map((v) => rewrite(v, inAllOf));
       if (value && typeof value === 'object') {
         const out: JsonSchema = {};
         for (const [k, v] of Object.entries(value as JsonSchema)) {
           if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
             const target = names.get(v.slice('#/$defs/'.length));
             out[k] = target ? `#/components/schemas/${target}` : v;
-          } else out[k] = rewrite(v);
+          } else out[k] = rewrite(v, k === 'allOf');
+        }
+        // Not inside allOf: each part closed would refuse the other parts' members.
+        if (closed && !inAllOf && out.type === 'object' && out.properties && out.additionalProperties === undefined) {
+          out.additionalProperties = false;
         }
         return spellOutRequired(out);
       }
@@ -219,7 +227,10 @@ function operation(route: AnyRoute, components: Components) {
     });
   }
   const errors = { ...STANDARD_ERRORS, ...(route.errors ?? {}) };
-  if (route.params || route.query || route.body) errors.validation_error ??= 422;
+  // Every route has a query (`commonQuery`, with its `firm_id` alias), so every route can answer these.
+  errors.validation_error ??= 422;
+  errors.unknown_parameter ??= 422;
+  errors.alias_conflict ??= 422;
   if (route.body) {
     errors.invalid_json ??= 400;
     errors.body_too_large ??= 413;
@@ -269,7 +280,7 @@ function operation(route: AnyRoute, components: Components) {
       ? {
           requestBody: {
             required: !acceptsUndefined(route.body),
-            content: { 'application/json': { schema: components.convert(route.body, 'input', `${context}Body`) } },
+            content: { 'application/json': { schema: components.convert(route.body, 'input', `${context}Body`, true) } },
           },
         }
       : {}),

@@ -13,6 +13,24 @@ import { meta } from './envelope';
 import { MAX_AMOUNT } from '../../shared/schemas/common';
 import { NUL_MESSAGE, nulMember } from './input-guards';
 import { openWarnings } from './warnings';
+import { applyAliases, bodyWorkPointToQuery, commonQueryRules, type AliasRule, type AliasRun, type RouteAliases } from './aliases';
+import { unknownMembers } from './unknown-members';
+import { todayAt } from './bucharest-time';
+import { addMessages } from './messages';
+
+addMessages({
+  unknown_parameter: {
+    en: 'The request has members this endpoint does not know (see `fields`); nothing was done.',
+    ro: 'Cererea are câmpuri pe care acest endpoint nu le cunoaște (vezi `fields`); nu s-a făcut nimic.',
+  },
+  alias_conflict: {
+    en: 'A member is given under two names with different values (see `fields`); nothing was done.',
+    ro: 'Un câmp este trimis sub două nume, cu valori diferite (vezi `fields`); nu s-a făcut nimic.',
+  },
+});
+
+export const UNKNOWN_MEMBER_MESSAGE =
+  'Unknown member: this endpoint does not accept it.|Câmp necunoscut: acest endpoint nu îl acceptă.';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -134,6 +152,8 @@ export interface RouteSpec<P extends AnyObject, Q extends AnyObject, B extends z
    */
   bodyLimit?: number;
   bodyTooLarge?: (contentLength: number) => ApiError;
+  /** Other names this route accepts for its members (server/platform/aliases.ts); the contract's names stay primary. */
+  aliases?: RouteAliases;
   handler: (
     ctx: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>,
   ) => Promise<z.input<R> | BinaryReply>;
@@ -154,6 +174,50 @@ export const commonQuery = z.object({
   work_point_id: z.string().optional(),
   locale: z.enum(['en', 'ro']).optional(),
 });
+
+/** The service day, computed only when an alias needs it (`due_days`). */
+class RequestAliasRun implements AliasRun {
+  conflicts: Record<string, string> = {};
+  invalid: Record<string, string> = {};
+  constructor(private readonly now: number) {}
+  today(): string {
+    return todayAt(this.now);
+  }
+}
+
+/** A route without a body schema knows no body member. */
+const NO_BODY = z.object({});
+
+/**
+ * The request's query and body under the contract's names (aliases applied, the SDK's body work point
+ * moved to the query), then refused when a member is given twice with different values, or when a
+ * member is one the route does not know (every part is checked, and the schema's failures reported
+ * beside the unknown members: a misspelt required member shows as both).
+ */
+function canonicalInput(
+  route: AnyRoute,
+  query: AnyObject,
+  queryRules: AliasRule[],
+  request: FastifyRequest,
+  now: number,
+  invalid: Record<string, string>,
+): { query: unknown; body: unknown; aliasInvalid: Record<string, string> } {
+  const run = new RequestAliasRun(now);
+  const bodySchema: z.ZodType = route.body ?? NO_BODY;
+  // No body at all reads as `{}`; a body of `null` is a body, and the schema refuses it.
+  const rawBody = applyAliases(route.aliases?.body, request.body === undefined ? {} : request.body, run);
+  const rawQuery = applyAliases(queryRules, request.query ?? {}, run) as Record<string, unknown>;
+  const moved = bodyWorkPointToQuery(rawBody, rawQuery, (member) => unknownMembers(bodySchema, { [member]: '' }).length === 0, run);
+  if (Object.keys(run.conflicts).length) {
+    throw new ApiError(422, 'validation_error', 'alias_conflict', { fields: run.conflicts, param: Object.keys(run.conflicts)[0] });
+  }
+  // A route without a body ignores a non-object one (a client's `null`), as it always has.
+  const bodyToCheck = route.body || (typeof moved.body === 'object' && moved.body !== null && !Array.isArray(moved.body)) ? moved.body : {};
+  for (const path of [...unknownMembers(query, moved.query), ...unknownMembers(bodySchema, bodyToCheck)]) {
+    invalid[path] ??= UNKNOWN_MEMBER_MESSAGE;
+  }
+  return { ...moved, aliasInvalid: run.invalid };
+}
 
 /** Parses one part of the request, adding the failures to `fields` (every part is checked before any 422). */
 function parsePart<T extends z.ZodType>(schema: T | undefined, input: unknown, locale: Locale, fields: Record<string, string>): z.output<T> | undefined {
@@ -212,6 +276,7 @@ export function successStatusOf(route: Pick<AnyRoute, 'create' | 'successStatus'
 
 export function registerRoute(app: FastifyInstance, services: Services, route: AnyRoute): void {
   const query = route.query ? route.query.extend(commonQuery.shape) : commonQuery;
+  const queryRules = [...commonQueryRules('search' in query.shape), ...(route.aliases?.query ?? [])];
   const isCreate = route.create === true;
   const successStatus = successStatusOf(route);
   app.route({
@@ -250,10 +315,13 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       const nul = nulMember(request.params) ?? nulMember(request.query);
       if (nul !== null) throw validationFailed({ [nul]: NUL_MESSAGE });
       const invalid: Record<string, string> = {};
+      const input = canonicalInput(route, query, queryRules, request, now, invalid);
+      const unknown = Object.keys(invalid);
       const params = parsePart(route.params, request.params ?? {}, locale, invalid);
-      const q = parsePart(query, request.query ?? {}, locale, invalid) as z.output<typeof commonQuery>;
-      // No body at all reads as `{}`; a body of `null` is a body, and the schema refuses it.
-      const body = parsePart(route.body, request.body === undefined ? {} : request.body, locale, invalid);
+      const q = parsePart(query, input.query, locale, invalid) as z.output<typeof commonQuery>;
+      const body = parsePart(route.body, input.body, locale, invalid);
+      for (const [path, message] of Object.entries(input.aliasInvalid)) invalid[path] ??= message;
+      if (unknown.length) throw new ApiError(422, 'validation_error', 'unknown_parameter', { fields: invalid, param: unknown[0] });
       if (Object.keys(invalid).length) throw validationFailed(invalid);
       // The key's own work point (nearly every request) needs no query, nor an await.
       const requested = q.work_point_id;

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/storage';
 import { startTestServer, type TestServer } from '../support/server';
+import { databaseFingerprint } from '../support/openapi-fuzz';
 import { contractText, deriveContractEndpoints, endpointLine, readCommittedEndpoints } from '../support/contract-endpoints';
 
 const committed = readCommittedEndpoints();
+
+/** Routes whose contract checks the resource's state before reading the body ("locked: always expense_locked"). */
+const STATE_BEFORE_MEMBERS = new Set(['PUT /expenses/{id}', 'POST /expenses/{id}/pay']);
 
 describe('the contract list of endpoints', () => {
   it('is what the contract names today (re-derived whenever the contract is at ../shared)', () => {
@@ -49,6 +53,28 @@ describe.each(DIALECTS)('every endpoint of the contract is served on %s', (diale
       expect(res.body?.error?.code, res.text).not.toBe('route_not_found');
       expect(res.body.meta.request_id).toBe(res.headers.get('x-request-id'));
     }
+  });
+
+  // Nothing lost silently: a member the endpoint does not know is refused by name, and nothing changes.
+  it.each(committed.endpoints)('%s refuses an unknown member with 422 unknown_parameter', async (line) => {
+    const [method, path] = line.split(' ') as [string, string];
+    const concrete = path.replace(/\{year\}/g, '2024').replace(/\{(\w+)\}/g, 'nu_exista');
+    const before = await databaseFingerprint(server.storage);
+    const inQuery = await server.api(key, method, `${concrete}?necunoscut_q=1`, method === 'GET' || method === 'DELETE' ? undefined : {});
+    expect(inQuery.status, inQuery.text).toBe(422);
+    expect(inQuery.body.error).toMatchObject({ code: 'unknown_parameter', type: 'validation_error', param: 'necunoscut_q' });
+    expect(inQuery.body.error.fields).toHaveProperty('necunoscut_q');
+    if (method !== 'GET') {
+      const inBody = await server.api(key, method, concrete, { necunoscut_b: 1 });
+      if (STATE_BEFORE_MEMBERS.has(line)) {
+        // The contract judges the expense before its body: an id of nobody is 404 first (a real one: aliases.test.ts).
+        expect(inBody.body.error, inBody.text).toMatchObject({ code: 'resource_missing', param: 'id' });
+      } else {
+        expect(inBody.status, inBody.text).toBe(422);
+        expect(inBody.body.error).toMatchObject({ code: 'unknown_parameter', param: 'necunoscut_b' });
+      }
+    }
+    expect(await databaseFingerprint(server.storage)).toBe(before);
   });
 });
 

@@ -72,13 +72,18 @@ async function seedFirm(server: TestServer, key: string): Promise<IdPool> {
 
 /** What is wrong with one exchange, or null: never a 5xx (but a server not configured for ANAF), always the envelope on errors. */
 function problemOf(req: FuzzRequest, status: number, headers: Headers, text: string): string | null {
+  if (req.unknownMember !== undefined && status < 400) return `${status}: the unknown member \`${req.unknownMember}\` was accepted`;
   if (status >= 500) {
     // The server's own configuration (no ANAF clients in tests) is not the input's doing.
     if (status === 503 && /"type":"configuration_error"/.test(text)) return null;
     return `${status}: ${text.slice(0, 300)}`;
   }
   if (status < 400) return null;
-  let body: { success?: unknown; error?: { code?: unknown; message?: unknown; status?: unknown; type?: unknown }; meta?: { request_id?: unknown } };
+  let body: {
+    success?: unknown;
+    error?: { code?: unknown; message?: unknown; status?: unknown; type?: unknown; fields?: Record<string, unknown> };
+    meta?: { request_id?: unknown };
+  };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
@@ -90,8 +95,22 @@ function problemOf(req: FuzzRequest, status: number, headers: Headers, text: str
   if (typeof body.meta?.request_id !== 'string' || body.meta.request_id !== headers.get('x-request-id')) {
     return `${status} whose meta.request_id is not its X-Request-Id`;
   }
-  void req;
+  if (req.unknownMember !== undefined) return unknownMemberProblem(req.unknownMember, status, body.error);
   return null;
+}
+
+/**
+ * A request carrying a member the operation does not know must be refused naming it, unless a check
+ * made before any member is read refused it first (its form: 400/413/415; a NUL in the path or query).
+ */
+function unknownMemberProblem(member: string, status: number, error: { code?: unknown; fields?: Record<string, unknown> }): string | null {
+  if (error.code === 'unknown_parameter') {
+    return status === 422 && error.fields?.[member] !== undefined ? null : `unknown_parameter ${status} without \`${member}\` in fields`;
+  }
+  // Refused before any member is read: the request's form (media type, charset, JSON, size, URL, Idempotency-Key).
+  if (status === 400 || status === 413 || status === 415) return null;
+  if (status === 422 && error.code === 'validation_error' && Object.values(error.fields ?? {}).some((m) => /NUL/.test(String(m)))) return null;
+  return `the unknown member \`${member}\` was not refused as unknown_parameter (${status} ${String(error.code)})`;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface FuzzRequest {
   headers: Record<string, string>;
   /** What the request was made to be, for the report of a failure. */
   modes: string;
+  /** A member the operation does not know, added on purpose: the reply must refuse it by name. */
+  unknownMember?: string;
 }
 
 export interface OpenApiDoc {
@@ -195,20 +197,26 @@ function objectArb(s: Schema, doc: OpenApiDoc, mode: Mode, depth: number): fc.Ar
   return fc.record(members, { requiredKeys: names.filter((n) => required.has(n)) });
 }
 
-/** A valid object with one member made wrong, dropped, or an unknown one added. */
-function brokenObjectArb(s: Schema, doc: OpenApiDoc): fc.Arbitrary<unknown> {
+/** A valid object with one member made wrong, dropped, or an unknown one added (then named in `unknown`). */
+function brokenObjectArb(s: Schema, doc: OpenApiDoc): fc.Arbitrary<{ value: unknown; unknown?: string }> {
   const r = resolve(s, doc);
   const names = Object.keys((r.properties ?? {}) as object);
   const base = valueArb(r, doc, 'valid');
-  if (!names.length) return base;
+  if (!names.length) return base.map((value) => ({ value }));
   return fc.tuple(base, fc.constantFrom(...names), NASTY, fc.constantFrom('replace', 'drop', 'extra')).map(([value, name, nasty, how]) => {
     const obj = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
     if (how === 'replace') obj[name] = nasty;
     else if (how === 'drop') delete obj[name];
-    else obj[`necunoscut_${name}`] = nasty;
-    return obj;
+    else {
+      obj[`necunoscut_${name}`] = nasty;
+      return { value: obj, unknown: `necunoscut_${name}` };
+    }
+    return { value: obj };
   });
 }
+
+/** The query member no operation knows, added to some requests: each must be refused naming it. */
+export const UNKNOWN_QUERY_MEMBER = 'necunoscut_q';
 
 /** Ids a path parameter takes: real ones of the seeded firm (to reach deep code), or garbage. */
 export type IdPool = Record<string, string[]>;
@@ -244,21 +252,25 @@ export function requestArb(op: Operation, doc: OpenApiDoc, pool: IdPool): fc.Arb
         { weight: 1, arbitrary: valueArb(q.schema, doc, 'invalid') },
       ),
     ),
-  ).map((values) => {
+  );
+  const extraQueryArb = fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+  type Query = { text: string; unknown?: string };
+  const withExtraArb = fc.tuple(queryArb, extraQueryArb).map(([values, extra]): Query => {
     const parts: string[] = [];
     op.query.forEach((q, i) => {
       const v = values[i];
       if (v !== undefined) parts.push(`${encodeURIComponent(q.name)}=${encodeURIComponent(queryString(v))}`);
     });
-    return parts.join('&');
+    if (extra) parts.push(`${UNKNOWN_QUERY_MEMBER}=1`);
+    return { text: parts.join('&'), ...(extra ? { unknown: UNKNOWN_QUERY_MEMBER } : {}) };
   });
-  type Body = { text?: string | Buffer; contentType?: string; mode: string };
+  type Body = { text?: string | Buffer; contentType?: string; mode: string; unknown?: string };
   const json = (mode: string) => (v: unknown): Body => ({ text: JSON.stringify(v), contentType: 'application/json', mode });
   const bodyArb: fc.Arbitrary<Body> = op.body
     ? fc.oneof(
         { weight: 4, arbitrary: valueArb(op.body, doc, 'valid').map(json('valid')) },
         { weight: 2, arbitrary: valueArb(op.body, doc, 'boundary').map(json('boundary')) },
-        { weight: 2, arbitrary: brokenObjectArb(op.body, doc).map(json('broken member')) },
+        { weight: 2, arbitrary: brokenObjectArb(op.body, doc).map(({ value, unknown }) => ({ ...json('broken member')(value), ...(unknown ? { unknown } : {}) })) },
         { weight: 1, arbitrary: NASTY.map(json('nasty body')) },
         {
           weight: 1,
@@ -278,7 +290,9 @@ export function requestArb(op: Operation, doc: OpenApiDoc, pool: IdPool): fc.Arb
   const idemArb = op.create
     ? fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('', 'k'.repeat(256), 'cheie-fuzz-1', 'cheie fuzz') })
     : fc.constant(undefined);
-  return fc.record({ path: pathArb, query: queryArb, body: bodyArb, idem: idemArb }).map(({ path, query, body, idem }) => {
+  return fc.record({ path: pathArb, query: withExtraArb, body: bodyArb, idem: idemArb }).map(({ path, query: q, body, idem }) => {
+    const query = q.text;
+    const unknownMember = q.unknown ?? body.unknown;
     const headers: Record<string, string> = {};
     if (body.contentType) headers['content-type'] = body.contentType;
     if (idem !== undefined) headers['idempotency-key'] = idem;
@@ -288,7 +302,8 @@ export function requestArb(op: Operation, doc: OpenApiDoc, pool: IdPool): fc.Arb
       path: query ? `${path}?${query}` : path,
       ...(body.text !== undefined ? { body: body.text } : {}),
       headers,
-      modes: `body: ${body.mode}${idem !== undefined ? `, idempotency-key: ${JSON.stringify(idem.slice(0, 20))}` : ''}`,
+      modes: `body: ${body.mode}${idem !== undefined ? `, idempotency-key: ${JSON.stringify(idem.slice(0, 20))}` : ''}${unknownMember ? `, unknown: ${unknownMember}` : ''}`,
+      ...(unknownMember ? { unknownMember } : {}),
     };
   });
 }

@@ -9,6 +9,7 @@ import { newId } from '../../platform/ids';
 import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
+import { CLIENT_ALIASES } from './aliases';
 import type { ClientsTable } from './tables';
 import { createdOn, fromFlag, invalidFields, textOrNull, toFlag, zIdParams, zQueryFlag } from './common';
 import { zDeleted } from '../../platform/envelope';
@@ -186,6 +187,7 @@ export const createClient = defineRoute({
   scope: 'clients:write',
   create: true,
   body: zClientCreate,
+  aliases: { body: CLIENT_ALIASES },
   response: zClient,
   handler: async (ctx) => {
     // A transaction, so the client and its webhook event commit together.
@@ -229,6 +231,7 @@ export const updateClient = defineRoute({
   scope: 'clients:write',
   params: zIdParams,
   body: zClientUpdate,
+  aliases: { body: CLIENT_ALIASES },
   response: zClient,
   errors: { resource_missing: 404, resource_deleted: 409 },
   handler: async (ctx) => {

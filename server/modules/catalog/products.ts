@@ -8,6 +8,7 @@ import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platf
 import { recordDeletion } from '../../platform/tombstones';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
+import { PRODUCT_ALIASES } from './aliases';
 import type { ProductsTable } from './tables';
 import { bpToPercent, createdOn, fromFlag, invalidFields, percentToBp, textOrNull, toFlag, zIdParams } from './common';
 import { zDeleted } from '../../platform/envelope';
@@ -127,6 +128,7 @@ export const createProduct = defineRoute({
   scope: 'products:write',
   create: true,
   body: zProductCreate,
+  aliases: { body: PRODUCT_ALIASES },
   response: zProduct,
   errors: { duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {
@@ -196,6 +198,7 @@ export const updateProduct = defineRoute({
   scope: 'products:write',
   params: zIdParams,
   body: zProductUpdate,
+  aliases: { body: PRODUCT_ALIASES },
   response: zProduct,
   errors: { resource_missing: 404, duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {

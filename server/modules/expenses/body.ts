@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Locale } from '../../platform/locale';
-import { validationFailed } from '../../platform/errors';
+import { ApiError, validationFailed } from '../../platform/errors';
+import { unknownMembers } from '../../platform/unknown-members';
+import { UNKNOWN_MEMBER_MESSAGE } from '../../platform/route';
 import { fieldsFromZod } from '../../platform/zod-fields';
 
 /**
@@ -20,6 +22,14 @@ export function documentedBody(schema: z.ZodType, options: { required?: boolean 
 
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, locale: Locale, status = 422): z.output<T> {
   const parsed = schema.safeParse(body ?? {});
+  // The platform saw an open body here: the members nobody knows are refused now, after the state
+  // checks, as every other route refuses them (422 `unknown_parameter`, whatever this route's status).
+  const unknown = unknownMembers(schema, body ?? {});
+  if (unknown.length) {
+    const fields = Object.fromEntries(unknown.map((path) => [path, UNKNOWN_MEMBER_MESSAGE]));
+    if (!parsed.success) for (const [path, message] of Object.entries(fieldsFromZod(parsed.error, locale))) fields[path] ??= message;
+    throw new ApiError(422, 'validation_error', 'unknown_parameter', { fields, param: unknown[0] });
+  }
   if (!parsed.success) throw validationFailed(fieldsFromZod(parsed.error, locale), status);
   return parsed.data;
 }

@@ -29,6 +29,7 @@ import { moveStockForInvoice } from '../stock/invoice-stock';
 import './messages';
 import { emitEvent } from '../webhooks/events';
 import { INVOICES_SEARCH } from './migrations/0210_search';
+import { INVOICE_CREATE_ALIASES, INVOICE_LIST_ALIASES, INVOICE_UPDATE_ALIASES } from './aliases';
 
 const idParams = z.object({ id: z.string() });
 
@@ -83,7 +84,7 @@ const createInvoice = defineRoute({
     '(no client; the buyer is "Persoană fizică", e-Factura CNP 0000000000000); an issued invoice needs one of the three. ' +
     'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', create: true,
-  body: zInvoiceCreate, response: zInvoice, errors: INVOICE_ERRORS,
+  body: zInvoiceCreate, aliases: INVOICE_CREATE_ALIASES, response: zInvoice, errors: INVOICE_ERRORS,
   handler: async (ctx) => {
     const b = ctx.body;
     return onceByLocalUuid(ctx, b.client_local_uuid, async () => {
@@ -132,14 +133,16 @@ const listInvoices = defineRoute({
   description:
     '`search` matches the printed number and the buyer name; `start_date`/`end_date` filter on `issue_date`. `updated_since` keeps the ' +
     'invoices changed at or after that instant, derived changes included (paid state, voided by storno, converted, e-Factura status); ' +
-    '`sort=updated_at` orders by it. Deleted invoices are listed by GET /deleted-records.',
-  tags: ['invoices'], scope: 'invoices:read',
-  query: changesListQuery(['issue_date', 'number', 'total', 'created_at'] as const, INVOICE_EXPANSIONS).extend({
+    '`sort=updated_at` orders by it. Deleted invoices are listed by GET /deleted-records. `overdue=true` keeps the issued invoices not ' +
+    'fully paid whose `due_date` is before today (Europe/Bucharest). `sort` may also be `due_date`.',
+  tags: ['invoices'], scope: 'invoices:read', aliases: INVOICE_LIST_ALIASES,
+  query: changesListQuery(['issue_date', 'due_date', 'number', 'total', 'created_at'] as const, INVOICE_EXPANSIONS).extend({
     status: z.enum(INVOICE_STATUSES).optional(),
     client_id: z.string().optional(),
     series_id: z.string().optional(),
     document_type: z.enum(DOCUMENT_TYPES).optional(),
     paid_state: z.enum(PAID_STATES).optional(),
+    overdue: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
   }),
   response: listPageSchema(zInvoice),
   handler: async (ctx) => {
@@ -150,8 +153,15 @@ const listInvoices = defineRoute({
     if (q.series_id) base = base.where('series_id', '=', q.series_id);
     if (q.document_type) base = base.where('document_type', '=', q.document_type);
     if (q.paid_state) base = base.where('paid_state', '=', q.paid_state);
+    if (q.overdue !== undefined) {
+      // Overdue: issued, not fully paid, due before today. `false` keeps every other invoice.
+      const today = todayAt(ctx.now);
+      base = q.overdue
+        ? base.where('status', '=', 'issued').where('paid_state', '!=', 'paid').where('due_date', '<', today)
+        : base.where((eb) => eb.or([eb('status', '!=', 'issued'), eb('paid_state', '=', 'paid'), eb('due_date', 'is', null), eb('due_date', '>=', today)]));
+    }
     const page = await paginate(base, q, {
-      sortColumns: { issue_date: 'issue_date', number: 'number', total: 'total_bani', created_at: 'created_at' },
+      sortColumns: { issue_date: 'issue_date', due_date: 'due_date', number: 'number', total: 'total_bani', created_at: 'created_at' },
       defaultSort: 'issue_date', defaultOrder: 'desc', searchIndex: { spec: INVOICES_SEARCH, dialect: ctx.dialect }, dateColumn: 'issue_date', tieBreaker: 'id',
       updatedColumn: 'updated_at', createdColumn: 'created_at',
     });
@@ -174,7 +184,7 @@ const getInvoice = defineRoute({
 const updateInvoice = defineRoute({
   method: 'PUT', path: '/invoices/:id', operationId: 'updateInvoice', summary: 'Update a draft invoice',
   description: 'Drafts only (409 `invoice_not_draft`). `items`, when sent, replaces every line. The reply includes `lines`.',
-  tags: ['invoices'], scope: 'invoices:write', params: idParams, body: zInvoiceUpdate, response: zInvoice,
+  tags: ['invoices'], scope: 'invoices:write', params: idParams, body: zInvoiceUpdate, aliases: INVOICE_UPDATE_ALIASES, response: zInvoice,
   errors: { resource_missing: 404, invoice_not_draft: 409, oauth_not_configured: 400 },
   handler: async (ctx) => {
     const b = ctx.body;

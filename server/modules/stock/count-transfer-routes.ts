@@ -44,9 +44,7 @@ const createCount = defineRoute({
   tags: ['stock'], scope: 'stock:write', create: true, body: zStockCountCreate, response: zStockDocument, errors: { resource_missing: 404 },
   handler: async (ctx) => {
     const b = ctx.body;
-    const warehouseId = b.warehouse_id
-      ? (await warehouseOf(ctx.db, ctx.companyId, b.warehouse_id, 'warehouse_id')).id
-      : await defaultWarehouse(ctx.db, ctx.companyId, ctx.workPointId, ctx.now);
+    const named = b.warehouse_id ? (await warehouseOf(ctx.db, ctx.companyId, b.warehouse_id, 'warehouse_id')).id : null;
     const ids = b.lines.map((l) => l.product_id);
     const twice = ids.findIndex((id, i) => ids.indexOf(id) !== i);
     if (twice >= 0) throw validationFailed({ [`lines.${twice}.product_id`]: 'Counted twice in this count.|Numărat de două ori în acest inventar.' });
@@ -54,6 +52,8 @@ const createCount = defineRoute({
     const id = newId('stc');
     const date = b.date ?? todayAt(ctx.now);
     const row = await ctx.db.transaction().execute(async (trx) => {
+      // The default warehouse is made on first use inside the count: a count refused below leaves none behind.
+      const warehouseId = named ?? (await defaultWarehouse(trx, ctx.companyId, ctx.workPointId, ctx.now));
       let q = trx.selectFrom('stock_levels').select(['product_id', 'quantity_milli']).where('warehouse_id', '=', warehouseId).where('product_id', 'in', ids);
       // Locked so that a sale between reading and booking cannot make the difference wrong.
       if (isPostgres(trx)) q = q.forUpdate();

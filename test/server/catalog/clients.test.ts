@@ -203,8 +203,10 @@ describe.each(DIALECTS)('clients on %s', (dialect) => {
     expect(person.body.data).toMatchObject({ type: 'person', cui: null, cnp: VALID.cnp, vat_payer: false });
     error = expectError(await f.call('PUT', `/clients/${c.id}`, { name: '' }), 422, 'validation_error');
     expect(Object.keys(error.fields ?? {})).toEqual(['name']);
-    // client_local_uuid is not a member of the update: it is ignored, never changed.
-    expect((await f.ok('PUT', `/clients/${c.id}`, { client_local_uuid: randomUUID() })).body.data.client_local_uuid).toBeNull();
+    // client_local_uuid is not a member of the update: refused by name (422 unknown_parameter), never changed.
+    expect(expectError(await f.call('PUT', `/clients/${c.id}`, { client_local_uuid: randomUUID() }), 422, 'unknown_parameter').fields)
+      .toHaveProperty('client_local_uuid');
+    expect((await f.ok('GET', `/clients/${c.id}`)).body.data.client_local_uuid).toBeNull();
     expectError(await f.call('PUT', '/clients/cli_missing', { name: 'x' }), 404, 'resource_missing');
   });
 
