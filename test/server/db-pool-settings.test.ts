@@ -88,4 +88,28 @@ describe('PostgreSQL: server-side limits and a busy series', () => {
       await blocker.end();
     }
   });
+
+  it('a request that finds every pooled connection taken past the connect timeout answers 503 service_busy, not 500', async () => {
+    // One connection, waited for at most 200 ms: held below, so the request's wait times out in pg-pool.
+    const tight = openStorage({ dialect: 'postgres', url: PG_URL, schema: testStorage.env.DATABASE_SCHEMA!, poolSize: 1, connectTimeoutMs: 200 });
+    const tightApp = buildApp({ storage: tight }).app;
+    await tightApp.listen({ port: 0, host: '127.0.0.1' });
+    const address = tightApp.server.address();
+    const tightBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1`;
+    try {
+      const before = await storage.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const busy = await tight.db.connection().execute(async () => callApi(tightBase, key, 'POST', '/clients', { name: 'Așteaptă SRL', cui: 'RO14399840' }));
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('retry-after')).toBe('1');
+      expect(busy.body.error).toMatchObject({ type: 'api_error', code: 'service_busy' });
+      expect(busy.text).not.toMatch(/timeout exceeded|pool|connect/i);
+      const after = await storage.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+      // Once the connection is free again, the same request goes through.
+      expect((await callApi(tightBase, key, 'POST', '/clients', { name: 'Așteaptă SRL', cui: 'RO14399840' })).status).toBe(201);
+    } finally {
+      await tightApp.close();
+      await tight.close();
+    }
+  });
 });
