@@ -66,6 +66,17 @@ describe.each(DIALECTS)('member aliases and unknown members on %s', (dialect) =>
     expect(await storedInvoice(plain.body.data.id)).toMatchObject({ issue_date: today, due_date: today });
   });
 
+  it('invoices: notes (what createFromOrder sends) is stored as observations, on a create and a draft update', async () => {
+    const client = (await f.ok('POST', '/clients', { type: 'person', name: 'Ion Comandă' })).body.data;
+    const res = await f.ok('POST', '/invoices', { client_id: client.id, is_draft: true, notes: 'Comanda 1042', items: [line] });
+    expect(await storedInvoice(res.body.data.id)).toMatchObject({ observations: 'Comanda 1042' });
+    await f.ok('PUT', `/invoices/${res.body.data.id}`, { notes: 'Comanda 1043' });
+    expect(await storedInvoice(res.body.data.id)).toMatchObject({ observations: 'Comanda 1043' });
+    const before = await databaseFingerprint(server.storage);
+    expectError(await f.call('POST', '/invoices', { client_id: client.id, notes: 'a', observations: 'b', items: [line] }), 422, 'alias_conflict');
+    expect(await databaseFingerprint(server.storage)).toBe(before);
+  });
+
   it('invoices: due_days on a draft update needs the issue date in the same request; a bad due_days is refused by name', async () => {
     const client = (await f.ok('POST', '/clients', { type: 'person', name: 'Ana Ciornă' })).body.data;
     const draft = (await f.ok('POST', '/invoices', { client_id: client.id, is_draft: true, issue_date: '2026-11-10', items: [line] })).body.data;

@@ -47,6 +47,8 @@ function invoiceBody(onCreate: boolean): AliasRule[] {
     // `date` first: `due_days` counts from the issue date it names.
     rename('date', 'issue_date'),
     dueDays(onCreate),
+    // `notes` is what the SDK's createFromOrder sends (an empty string when the order has none).
+    rename('notes', 'observations'),
     eachOf('items', LINE_ALIASES),
     ...(onCreate ? [rename('client_data', 'client'), inside('client', CLIENT_ALIASES)] : []),
   ];
