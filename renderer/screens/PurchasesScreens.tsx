@@ -1,3 +1,4 @@
+import { saveBase64InBrowser } from '../lib/save-download';
 import { useCallback, useMemo, useState } from 'react';
 import type { ChannelInput, ChannelOutput, ExpenseView } from '../../shared/ipc';
 import { todayInBucharest } from '../../shared/dates';
@@ -359,20 +360,6 @@ function PayExpense({ expense, onClose }: { expense: ExpenseView; onClose(): voi
   );
 }
 
-/** Bytes the host handed over (the web host cannot save files) become a download in the browser. */
-function downloadPdf(base64: string, fileName: string): void {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /** Supplier bills received through the SPV inbox (e-Factura), with what is still unpaid and ANAF's PDF. */
 export function SupplierBillsScreen() {
   const { t, language } = useI18n();
@@ -388,7 +375,7 @@ export function SupplierBillsScreen() {
     void callIpc('purchases.supplierBillPdf', { id: bill.id })
       .then((r) => {
         if (r.pdf_base64) {
-          downloadPdf(r.pdf_base64, r.file_name);
+          saveBase64InBrowser(r.pdf_base64, r.file_name, 'application/pdf');
           toast(t('bills.pdfDownloaded', { name: r.file_name }), 'ok');
         } else if (r.saved) toast(t('bills.pdfSaved', { path: r.path ?? r.file_name }), 'ok');
       })

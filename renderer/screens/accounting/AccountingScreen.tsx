@@ -1,3 +1,4 @@
+import { saveBase64InBrowser } from '../../lib/save-download';
 import { useState } from 'react';
 import type { AccountingFile } from '../../../shared/ipc/contract-accounting';
 import { callIpc } from '../../data/hooks';
@@ -57,19 +58,6 @@ export function monthBounds(month: string): { start: string; end: string } {
   return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
 }
 
-function saveInBrowser(base64: string, fileName: string, contentType: string): void {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const url = URL.createObjectURL(new Blob([bytes], { type: contentType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function AccountingScreen() {
   const { t } = useI18n();
   const toast = useToast();
@@ -96,7 +84,7 @@ export function AccountingScreen() {
     void callIpc('accounting.export', { file: item.file, start_date: start, end_date: end })
       .then((r) => {
         if (r.base64) {
-          saveInBrowser(r.base64, r.file_name, r.content_type);
+          saveBase64InBrowser(r.base64, r.file_name, r.content_type);
           toast(t('accounting.downloaded', { name: r.file_name }), 'ok');
         } else if (r.saved) toast(t('accounting.saved', { path: r.path ?? r.file_name }), 'ok');
       })
