@@ -4,7 +4,7 @@ import { callIpc } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
 import { Field } from '../../components/Field';
-import { FormError, StepCard, StepFooter, useFieldError, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, useFieldError, type StepProps, useStepSave } from './common';
 
 const IBAN_PROBLEM: Record<'format' | 'length' | 'checksum', MessageKey> = {
   format: 'setup.bank.error.format',
@@ -17,8 +17,7 @@ export function BankStep({ saved, back }: StepProps) {
   const { t } = useI18n();
   const [iban, setIban] = useState('');
   const [bank, setBank] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useStepSave();
   const [local, setLocal] = useState<string | null>(null);
   const fieldError = useFieldError(error);
   const guessed = roBankName(normalizeIban(iban));
@@ -32,19 +31,13 @@ export function BankStep({ saved, back }: StepProps) {
       if (!check.ok && check.reason !== 'country') return setLocal(t(IBAN_PROBLEM[check.reason]));
     }
     setLocal(null);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       // A resumed wizard may have made the account already: the same IBAN is not made twice.
       const existing = (await callIpc('bankAccounts.list', undefined)).find((a) => a.iban === value);
       const account = existing ?? (await callIpc('bankAccounts.create', { iban: value, bank: bank.trim() || null, is_default: true }));
       await callIpc('company.updateProfile', { iban: account.iban, bank: account.bank });
       await saved({ completed: ['bank'] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

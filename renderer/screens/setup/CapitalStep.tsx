@@ -3,7 +3,7 @@ import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import { Field } from '../../components/Field';
 import { formatBani, parseAmountInput } from '../../lib/format';
-import { FormError, StepCard, StepFooter, useFieldError, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, useFieldError, type StepProps, useStepSave } from './common';
 
 /** Step 2: share capital, which an SRL or SA prints on its documents (Legea 31/1990 art. 74); a PFA has none. */
 export function CapitalStep({ saved, back }: StepProps) {
@@ -12,8 +12,7 @@ export function CapitalStep({ saved, back }: StepProps) {
   const current = profile.data?.capital_social_bani;
   const [text, setText] = useState<string | null>(null);
   const [none, setNone] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useStepSave();
   const [local, setLocal] = useState<string | null>(null);
   const fieldError = useFieldError(error);
   const shown = text ?? (current != null ? formatBani(current, 'ro') : '200,00');
@@ -26,16 +25,10 @@ export function CapitalStep({ saved, back }: StepProps) {
       if (bani === null || bani < 0) return setLocal(t('setup.capital.error.amount'));
     }
     setLocal(null);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await callIpc('company.updateProfile', { capital_social_bani: bani });
       await saved({ completed: ['capital'] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

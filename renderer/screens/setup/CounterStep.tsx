@@ -3,7 +3,7 @@ import type { SeriesView } from '../../../shared/ipc';
 import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import { Field } from '../../components/Field';
-import { FormError, StepCard, StepFooter, useFieldError, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, useFieldError, type StepProps, useStepSave } from './common';
 
 type Mode = 'exclusive' | 'shared';
 
@@ -45,17 +45,14 @@ export function CounterStep({ state, saved, back }: StepProps) {
   const mine = (list.data ?? []).filter((s) => s.id === state.invoice_series_id || s.id === state.receipt_series_id);
   const [device, setDevice] = useState<string | null>(null);
   const [modes, setModes] = useState<Record<string, Mode>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useStepSave();
   const fieldError = useFieldError(error);
   const deviceName = device ?? settings.data?.device.name ?? '';
   const modeOf = (s: SeriesView): Mode => modes[s.id] ?? (s.mode === 'shared' ? 'shared' : 'exclusive');
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await callIpc('settings.update', {
         ...(deviceName.trim() && deviceName.trim() !== settings.data?.device.name ? { device_name: deviceName.trim() } : {}),
         ...(state.invoice_series_id ? { default_series_id: state.invoice_series_id } : {}),
@@ -65,11 +62,7 @@ export function CounterStep({ state, saved, back }: StepProps) {
         if (s.mode !== mode) await callIpc('series.setMode', { id: s.id, mode });
       }
       await saved({ completed: ['counter'] });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

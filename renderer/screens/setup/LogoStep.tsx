@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { LOGO_MAX_CHARS } from '../../../shared/ipc/contract-series-admin';
 import { useI18n } from '../../i18n/I18nProvider';
-import { FormError, StepCard, StepFooter, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, type StepProps, useStepSave } from './common';
 
 /** The largest image file accepted: its data URL stays under LOGO_MAX_CHARS. */
 export const LOGO_MAX_BYTES = 256 * 1024;
@@ -24,8 +24,7 @@ export function LogoStep({ state, saved, back }: StepProps) {
   const { t } = useI18n();
   const [logo, setLogo] = useState<string | null>(state.logo);
   const [local, setLocal] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useStepSave();
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
@@ -39,15 +38,9 @@ export function LogoStep({ state, saved, back }: StepProps) {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await saved({ completed: ['logo'], logo });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

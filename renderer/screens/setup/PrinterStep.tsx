@@ -1,26 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import type { PrintLayout } from '../../../shared/ipc/contract-series-admin';
 import { useI18n } from '../../i18n/I18nProvider';
-import { FormError, StepCard, StepFooter, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, type StepProps, useStepSave } from './common';
 
 /** Step 7: A4 sheets or an 80 mm thermal roll, for this computer only (another counter may differ). */
 export function PrinterStep({ state, saved, back }: StepProps) {
   const { t } = useI18n();
   const [layout, setLayout] = useState<PrintLayout>(state.print_layout);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useStepSave();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await saved({ completed: ['printer'], print_layout: layout, onboarding_done: true });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

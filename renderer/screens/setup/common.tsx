@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { z } from 'zod';
 import type { SetupState, zSetupUpdate } from '../../../shared/ipc/contract-series-admin';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -10,6 +10,27 @@ export interface StepProps {
   /** Records the step as done (with what it changed locally) and opens the next one. */
   saved: (patch?: z.input<typeof zSetupUpdate>) => Promise<void>;
   back: (() => void) | null;
+}
+
+/**
+ * The busy flag and the refusal of a step's save: `run` clears the last refusal, keeps the form busy
+ * while `work` runs, and keeps what it threw to show beside the fields.
+ */
+export function useStepSave() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (work: () => Promise<void>): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
 }
 
 /** The message for one field of a refusal, in the UI's language; null when the refusal names other fields. */

@@ -4,7 +4,7 @@ import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import { Field } from '../../components/Field';
 import { previewNumber } from '../series/preview';
-import { FormError, StepCard, StepFooter, useFieldError, type StepProps } from './common';
+import { FormError, StepCard, StepFooter, useFieldError, type StepProps, useStepSave } from './common';
 
 /**
  * The invoice and the receipt series steps: a name, a starting number (a shop moving from another
@@ -19,8 +19,7 @@ export function SeriesStepForm(props: StepProps & { kind: 'invoice' | 'receipt';
   const made: SeriesView | undefined = list.data?.find((s) => s.id === madeId);
   const [name, setName] = useState<string | null>(null);
   const [startText, setStartText] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useStepSave();
   const [local, setLocal] = useState<{ name?: string; start_number?: string }>({});
   const fieldError = useFieldError(error);
 
@@ -37,9 +36,7 @@ export function SeriesStepForm(props: StepProps & { kind: 'invoice' | 'receipt';
     if (!Number.isInteger(start) || start < 1) problems.start_number = t('setup.series.error.start');
     setLocal(problems);
     if (problems.name || problems.start_number) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const series = made
         ? await callIpc('series.update', {
             id: made.id,
@@ -50,11 +47,7 @@ export function SeriesStepForm(props: StepProps & { kind: 'invoice' | 'receipt';
           ? await callIpc('series.create', { kind, name: shownName.trim(), start_number: start, is_primary: true, description: t('setup.series.invoiceDescription') })
           : await callIpc('series.create', { kind, name: shownName.trim(), start_number: start, description: t('setup.series.receiptDescription') });
       await saved(kind === 'invoice' ? { completed: ['invoiceSeries'], invoice_series_id: series.id } : { completed: ['receiptSeries'], receipt_series_id: series.id });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const nameError = local.name ?? fieldError('name');
