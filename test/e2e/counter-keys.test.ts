@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Desktop } from './support/desktop';
 import { closeStackAfterAll, openDevice } from './support/fixture';
-import { cartAtCounter, eventually, openInvoiceByNumber, screenshot, syncAll } from './support/flows';
+import { cartAtCounter, eventually, openInvoiceByNumber, screenshot, sellAtCounter, syncAll } from './support/flows';
 import { postOk, seed, startE2eServer, type E2eServer } from './support/stack';
 
 /**
@@ -205,16 +205,7 @@ describe('returns', () => {
   it('sends a return to the storno of the original sale, which the service holds linked to it', async () => {
     const { page } = desktop;
     await freshCounter(page);
-    await page.keyboard.press('F2');
-    await page.keyboard.type('2*4006381333931');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F3');
-    await page.keyboard.type('Exemplu');
-    await page.getByTestId('client-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F9');
-    await page.getByTestId('issued-panel').waitFor();
-    const number = (await page.getByTestId('issued-number').textContent()) ?? '';
+    const number = await sellAtCounter(desktop, { entries: ['2*4006381333931'], client: 'Exemplu' });
     await page.keyboard.press('Escape');
     // The customer brings the goods back: a negative quantity at the counter says where returns are made.
     await page.keyboard.press('F2');
@@ -247,15 +238,7 @@ describe('focus', () => {
   it('gives the keyboard back to the scan box after printing, so the next scan lands in the next sale', async () => {
     const { page } = desktop;
     await freshCounter(page);
-    await page.keyboard.press('F2');
-    await page.keyboard.type('5941234567913');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F3');
-    await page.keyboard.type('Exemplu');
-    await page.getByTestId('client-suggestions').waitFor();
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('F9');
-    await page.getByTestId('issued-panel').waitFor();
+    await sellAtCounter(desktop, { entries: ['5941234567913'], client: 'Exemplu' });
     await page.keyboard.press('Control+p');
     await eventually('printed', async () => (await page.getByTestId('print-frame').getAttribute('srcdoc'))?.includes('Client Exemplu'));
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('product-search');
