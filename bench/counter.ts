@@ -11,6 +11,7 @@
  *   BENCH_PRODUCTS=50000 BENCH_INVOICES=100000 BENCH_ROUNDS=200 npx tsx bench/counter.ts
  */
 import { performance } from 'node:perf_hooks';
+import { p99, seedCatalogueAndHistory } from './support/counter-seed';
 import { closeServerBehindProxy, createSeries, newCompany, openDevice, removeTempDirs, startServerBehindProxy } from '../test/desktop/support/harness';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 50_000);
@@ -18,11 +19,6 @@ const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
 const SCAN_BUDGET_MS = 16;
 const SELL_BUDGET_MS = 150;
-
-function p99(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? NaN;
-}
 
 function uuid(n: number): string {
   const hex = n.toString(16).padStart(12, '0');
@@ -79,7 +75,7 @@ async function run(): Promise<number> {
     // The first calls pay for JIT and SQLite's page cache: a pass not counted before the baseline.
     await measure('warm-up (not counted)');
     const base = await measure('baseline (10 products, no history)');
-    seed(device.services.store.raw, PRODUCTS, INVOICES);
+    seedCatalogueAndHistory(device.services.store.raw, PRODUCTS, INVOICES);
     const full = await measure(`${PRODUCTS} products, ${INVOICES} invoices`);
     console.log(
       `ratio to baseline: scan ×${(full.scan / base.scan).toFixed(2)}, F9 online ×${(full.sell / base.sell).toFixed(2)}, F9 offline ×${(full.sellOffline / base.sellOffline).toFixed(2)}`,
@@ -100,24 +96,6 @@ async function run(): Promise<number> {
     removeTempDirs();
   }
   return failures;
-}
-
-/** The catalogue and the history, written straight into the local SQLite file as pulls would leave them. */
-function seed(db: { prepare(sql: string): { run(...args: unknown[]): unknown }; transaction(fn: () => void): () => void }, products: number, invoices: number): void {
-  const product = db.prepare(`INSERT INTO products (id, server_id, name, code, barcode, unit, unit_code, price_bani, price_includes_vat, vat_rate_bp, currency,
-      is_service, created_at, updated_at, server_updated_at) VALUES (?, ?, ?, ?, ?, 'buc', 'H87', ?, 1, 2100, 'RON', 0, 1, 1, 1)`);
-  const invoice = db.prepare(`INSERT INTO invoices (id, server_id, document_type, status, series_id, series_name, number, full_number, numbering,
-      issue_date, client_id, buyer, currency, net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, paid_state, amount_paid_bani,
-      spv_environment, issued_at, created_at, updated_at, server_updated_at)
-    VALUES (?, ?, 'fiscal', 'issued', 'ser_old', 'OLD', ?, ?, 'server', '2026-01-15', NULL, ?, 'RON', 1000, 210, 1210, 0, '[]', 'paid', 1210, 'test', 1, 1, 1, 1)`);
-  db.transaction(() => {
-    for (let i = 0; i < products; i++) {
-      product.run(`prod_bench_${i}`, `prod_srv_${i}`, `Articol ${['cafea', 'ceai', 'lapte', 'pâine', 'brânză'][i % 5]} ${i}`, `A${i}`, `594${String(1_000_000_000 + i)}`, 100 + (i % 5000));
-    }
-    for (let i = 0; i < invoices; i++) {
-      invoice.run(`inv_bench_${i}`, `inv_srv_${i}`, i + 1, `OLD-2026-${String(i + 1).padStart(6, '0')}`, JSON.stringify({ name: `Client ${i % 400}`, cui: null, vat_payer: false, reg_com: null, cnp: null, address: null, city: null, county: null, country: 'RO', iban: null, bank: null }));
-    }
-  })();
 }
 
 run().then(

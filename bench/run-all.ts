@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const benches = ['bench/server.ts', 'bench/numbering.ts', 'bench/sync.ts', 'bench/invoice-list.ts', 'bench/import.ts', 'bench/efactura-check.ts', 'bench/counter.ts'];
+const benches = ['bench/server.ts', 'bench/numbering.ts', 'bench/sync.ts', 'bench/invoice-list.ts', 'bench/import.ts', 'bench/efactura-check.ts', 'bench/counter.ts', 'bench/counter-screen.ts'];
 let failed = 0;
 for (const file of benches) {
   process.stdout.write(`\n=== ${file}\n`);

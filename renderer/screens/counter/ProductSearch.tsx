@@ -8,7 +8,11 @@ import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../counter/s
 import { readScan, weighedQuantityMilli, type WeighedRule } from '../../counter/barcode';
 import { useI18n } from '../../i18n/I18nProvider';
 import { foldForSearch } from '../../../shared/text/search-fold';
+import { useDebounced } from '../../lib/use-debounced';
 import { StockBadge } from '../stock/StockBadge';
+
+/** Longest pause of a scanner between digits is ~40 ms (WedgeDetector); a person's is 80 ms and more. */
+const SUGGEST_AFTER_MS = 50;
 
 export interface ProductSearchHandle {
   focus(): void;
@@ -48,8 +52,14 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
 
   const entry = parseCounterEntry(text);
   const query = entry.query;
-  const { data, isPlaceholderData } = useIpcQuery('products.list', { search: query, limit: 8, offset: 0 }, { enabled: open && query.length > 0, keepPrevious: true });
-  const suggestions = query.length > 0 ? (data?.items ?? []) : [];
+  // Suggestions wait until the typing pauses: a scanner's 13 digits would otherwise queue 13 name
+  // searches over the whole catalogue in the main process ahead of the scan's exact lookup (at
+  // 50 000 products that delay, not the lookup, was most of scan-to-line). People type slower than this.
+  const settledQuery = useDebounced(query, SUGGEST_AFTER_MS);
+  const { data, isPlaceholderData } = useIpcQuery('products.list', { search: settledQuery, limit: 8, offset: 0 }, { enabled: open && settledQuery.length > 0, keepPrevious: true });
+  const suggestions = query.length > 0 && settledQuery.length > 0 ? (data?.items ?? []) : [];
+  /** The list shown answers exactly what is typed now. */
+  const answersTyped = settledQuery === query && !isPlaceholderData;
 
   /** A product carrying exactly this code or barcode (a scan): never one whose name merely contains it. */
   async function exactProduct(code: string): Promise<ProductView | undefined> {
@@ -144,7 +154,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
     let chosen: ProductView | undefined;
     const shown = open ? suggestions[active] : undefined;
     const folded = foldForSearch(current.query);
-    if (shown && (!isPlaceholderData || foldForSearch(`${shown.name} ${shown.code ?? ''} ${shown.barcode ?? ''}`).includes(folded))) chosen = shown;
+    if (shown && (answersTyped || foldForSearch(`${shown.name} ${shown.code ?? ''} ${shown.barcode ?? ''}`).includes(folded))) chosen = shown;
     if (!chosen) {
       const fresh = await callIpc('products.list', { search: current.query, limit: 8, offset: 0 });
       chosen = fresh.items[0];
