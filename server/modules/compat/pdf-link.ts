@@ -29,12 +29,12 @@ export const PDF_LINK_SECONDS = 15 * 60;
 
 addMessages({
   pdf_link_invalid: {
-    en: 'This PDF link is not valid (its signature does not match). Ask the service for a new one (GET /invoices/{id}/pdf?mode=url).',
-    ro: 'Acest link de PDF nu este valid (semnătura nu se potrivește). Cereți serviciului unul nou (GET /invoices/{id}/pdf?mode=url).',
+    en: 'This PDF link is not valid (its signature does not match). Ask the service for a new one (GET /invoices/ID/pdf?mode=url).',
+    ro: 'Acest link de PDF nu este valid (semnătura nu se potrivește). Cereți serviciului unul nou (GET /invoices/ID/pdf?mode=url).',
   },
   pdf_link_expired: {
-    en: 'This PDF link has expired. Ask the service for a new one (GET /invoices/{id}/pdf?mode=url).',
-    ro: 'Acest link de PDF a expirat. Cereți serviciului unul nou (GET /invoices/{id}/pdf?mode=url).',
+    en: 'This PDF link has expired. Ask the service for a new one (GET /invoices/ID/pdf?mode=url).',
+    ro: 'Acest link de PDF a expirat. Cereți serviciului unul nou (GET /invoices/ID/pdf?mode=url).',
   },
 });
 
