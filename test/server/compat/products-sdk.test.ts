@@ -199,6 +199,25 @@ describe.each(DIALECTS)('Contazen SDK: products, clients, stock, bulk, PDF links
     expect(numbers.length).toBe(2);
     // The first was made as a draft, then deleted (a tombstone and webhook events remain): no invoice is left behind.
     expect((await db().selectFrom('invoices').select('id').where('company_id', '=', f.companyId).execute()).length).toBe(3);
+    // Refused only when issuing (a client without an address cannot be on an e-Factura): the one issued
+    // before it keeps its number, every draft of the call is deleted, the error names the invoice.
+    const noAddress = await f.ok('POST', '/clients', { name: 'Fără Adresă SRL', cui: `RO${validCui()}` });
+    const issuedBefore = (await db().selectFrom('invoices').select('id').where('company_id', '=', f.companyId).execute()).length;
+    const midway = await f.call('POST', '/invoices/bulk', {
+      invoices: [
+        { client_id: client.id, items: [{ name: 'Întâi', quantity: 1, price: 1, vat_rate: 21 }] },
+        { client_id: noAddress.id, items: [{ name: 'Apoi', quantity: 1, price: 1, vat_rate: 21 }] },
+        { client_id: client.id, is_draft: true, items: [{ name: 'Ciornă', quantity: 1, price: 1, vat_rate: 21 }] },
+      ],
+    });
+    expectError(midway, 422, 'efactura_invalid_invoice');
+    expect(midway.body.error.param).toBe('invoices.1.buyer.address.street');
+    const now = await db().selectFrom('invoices').selectAll().where('company_id', '=', f.companyId).orderBy('created_at').orderBy('number').execute();
+    expect(now.length).toBe(issuedBefore + 1);
+    const kept = now.filter((i) => !stored.some((s) => s.id === i.id) && i.status === 'issued' && Number(i.number) === second.number + 1);
+    expect(kept.length).toBe(1);
+    expect(now.filter((i) => i.status === 'draft').map((i) => i.id)).toEqual([draft.id]);
+
     const unknown = await f.call('POST', '/invoices/bulk', { invoices: [{ client_id: client.id, shipping: 10, items: [{ name: 'X', quantity: 1, price: 1, vat_rate: 21 }] }] });
     expectError(unknown, 422, 'unknown_parameter');
     expect(unknown.body.error.fields).toHaveProperty(['invoices.0.shipping']);
