@@ -6,6 +6,7 @@ import { isDatabaseBusy } from './platform/db-errors';
 import { markStart, meta } from './platform/envelope';
 import { resolveLocale } from './platform/locale';
 import { registerRoute, type AnyRoute } from './platform/route';
+import { registerPdfLinkRoute } from './modules/compat/pdf-link';
 import { MemoryRateLimitStore, CONTRACT_LIMITS, type RateLimits, type RateLimitStore } from './platform/rate-limit';
 import { systemClock, type Clock } from './platform/clock';
 import { KeyStore } from './platform/auth';
@@ -169,6 +170,8 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
   readEmptyArrayBodyAsObject(app);
   const routes = options.routes ?? allRoutes;
   for (const route of routes) registerRoute(app, services, route);
+  // The one route outside the key check: a signed, short-lived PDF link (issue 18, compat/pdf-link.ts).
+  registerPdfLinkRoute(app, services);
 
   // Built once, at start: a route whose schema cannot be published fails the start, not a request.
   const openapi = JSON.stringify(buildOpenApi(routes));

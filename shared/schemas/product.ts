@@ -23,6 +23,14 @@ export const zProduct = z.object({
 });
 export type Product = z.infer<typeof zProduct>;
 
+/**
+ * What the service's product routes answer: the product, and `sku` repeating `code` under the name
+ * Contazen's SDK reads (a documented alias member, docs/api-decisions.md "Member aliases"; without it
+ * the SDK's findBySku and upsert recurse forever). `code` stays the contract's name.
+ */
+export const zProductReply = zProduct.extend({ sku: z.string().nullable() });
+export type ProductReply = z.infer<typeof zProductReply>;
+
 const productFields = {
   name: z.string().trim().min(1).max(200),
   code: z.string().trim().max(64).nullish(),

@@ -50,6 +50,7 @@ const COVERED = [
   // Contazen's names (issue 18) that do more than rename a route; pure aliases are covered by their original (ALIAS_OF).
   'setPrimarySeries', 'voidInvoice', 'duplicateInvoice', 'markInvoiceSent', 'listInvoicePayments', 'createInvoicePayment', 'payInvoice',
   'getInvoiceEfacturaStatus', 'listInvoiceEfacturaSubmissions',
+  'setProductStock',
   'getWebhook', 'updateWebhook', 'deleteWebhook', 'testWebhook', 'listWebhookDeliveries', 'listWebhookLogs',
   'getWebhookDelivery', 'replayWebhookDelivery', 'retryWebhookLog',
 ] as const;
@@ -410,6 +411,21 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     await expectActionIsolated({ create: issued, method: 'POST', path: (id) => `/invoices/${id}/pay`, body: {}, witness, ownerStatus: 200 });
     await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/efactura/invoice/${id}/status`, witness, ownerStatus: 200 });
     await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/efactura/invoice/${id}/history`, witness, ownerStatus: 200 });
+  });
+
+  it('isolates the Contazen calls of part A: a product\'s stock by id or SKU, an invoice\'s PDF link', async () => {
+    const received = async (key: string) => {
+      const id = (await created(key, '/products', { name: 'Zahăr izolat', code: 'SKU-IZOLAT', price: 5 })).id;
+      const nir = await server.api(key, 'POST', '/nirs', { supplier: { name: 'Furnizor SRL' }, lines: [{ supplier_item: 'Zahăr', product_id: id, quantity_invoiced: 4, unit_cost: 2 }] });
+      expect(nir.status, nir.text).toBe(201);
+      return id;
+    };
+    const witness = (id: string) => [`/products/${id}`, `/stock?product_id=${id}`];
+    await expectActionIsolated({ create: received, method: 'POST', path: (id) => `/products/${id}/stock`, body: { quantity: 1 }, witness, ownerStatus: 200 });
+    // By SKU: another firm's code names nothing of the stranger's.
+    await expectActionIsolated({ create: received, method: 'POST', path: () => '/products/SKU-IZOLAT/stock', body: { quantity: 1 }, witness, ownerStatus: 200 });
+    const issued = async (key: string) => (await invoice(await asFirm(key))).id;
+    await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/invoices/${id}/pdf?mode=url`, witness: (id) => [`/invoices/${id}`], ownerStatus: 200 });
   });
 
   it('isolates warehouses and NIRs, and another firm\'s warehouse in stock queries', async () => {

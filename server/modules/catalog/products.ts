@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fromBani, toBani } from '../../../shared/money';
-import { zProduct, zProductCreate, zProductUpdate, type Product } from '../../../shared/schemas/product';
+import { zProductCreate, zProductReply, zProductUpdate, type ProductReply } from '../../../shared/schemas/product';
 import type { Db } from '../../db/types';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -17,12 +17,14 @@ import { isCurrencyEnabled } from './currencies';
 import { isVatRateAllowed } from './vat-rates';
 import { PRODUCTS_SEARCH } from './migrations/0131_products_search_barcode';
 
-export function toProduct(row: ProductsTable): Product {
+export function toProduct(row: ProductsTable): ProductReply {
   return {
     id: row.id,
     object: 'product',
     name: row.name,
     code: row.code,
+    // Contazen's name of `code`, repeated in every reply (zProductReply).
+    sku: row.code,
     barcode: row.barcode ?? null,
     unit: row.unit,
     unit_code: row.unit_code,
@@ -93,7 +95,7 @@ export const listProducts = defineRoute({
   tags: ['products'],
   scope: 'products:read',
   query: productListQuery,
-  response: listPageSchema(zProduct),
+  response: listPageSchema(zProductReply),
   handler: async (ctx) => {
     let base = ctx.db.selectFrom('products').selectAll().where('company_id', '=', ctx.companyId);
     if (ctx.query.code !== undefined) base = base.where('code', '=', ctx.query.code);
@@ -129,7 +131,7 @@ export const createProduct = defineRoute({
   create: true,
   body: zProductCreate,
   aliases: { body: PRODUCT_ALIASES },
-  response: zProduct,
+  response: zProductReply,
   errors: { duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {
     const b = ctx.body;
@@ -180,7 +182,7 @@ export const getProduct = defineRoute({
   tags: ['products'],
   scope: 'products:read',
   params: zIdParams,
-  response: zProduct,
+  response: zProductReply,
   errors: { resource_missing: 404 },
   handler: async (ctx) => toProduct(await requireProduct(ctx.db, ctx.companyId, ctx.params.id)),
 });
@@ -199,7 +201,7 @@ export const updateProduct = defineRoute({
   params: zIdParams,
   body: zProductUpdate,
   aliases: { body: PRODUCT_ALIASES },
-  response: zProduct,
+  response: zProductReply,
   errors: { resource_missing: 404, duplicate_code: 409, duplicate_barcode: 409 },
   handler: async (ctx) => {
     const row = await requireProduct(ctx.db, ctx.companyId, ctx.params.id);

@@ -20,6 +20,9 @@ import { todayAt } from '../invoicing/numbering';
 import { buildJournal } from '../accounting/journal-build';
 import { validationFailed } from '../../platform/errors';
 import { aliasOf, allPages, callRoute, routeNamed } from './alias';
+import { productsSdkRoutes } from './products-sdk';
+import { paymentsSdkRoutes } from './payments-sdk';
+import { invoicesBulkRoutes } from './invoices-bulk';
 import './messages';
 
 /**
@@ -402,4 +405,6 @@ export const compatRoutes: AnyRoute[] = [
   invoiceStats, voidInvoice, duplicateInvoice, markSent, listInvoicePayments, createInvoicePayment, payInvoice, ...invoiceAliases,
   ...efacturaAliases,
   ...settingsAliases,
+  // Issue 18, part A: products, clients, stock, imports, bulk invoices, payment stats, units.
+  ...productsSdkRoutes, ...paymentsSdkRoutes, ...invoicesBulkRoutes,
 ];

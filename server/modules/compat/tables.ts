@@ -6,6 +6,15 @@ export interface InvoiceSentMarksTable {
   sent_at: number;
 }
 
+/** The key that signs a company's PDF links (compat/pdf-link.ts): random, made on first use. */
+export interface PdfLinkKeysTable {
+  company_id: string;
+  /** 32 random bytes, base64url. */
+  secret: string;
+  created_at: number;
+}
+
 export interface CompatTables {
   invoice_sent_marks: InvoiceSentMarksTable;
+  pdf_link_keys: PdfLinkKeysTable;
 }

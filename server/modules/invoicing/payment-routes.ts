@@ -110,12 +110,14 @@ const createPayment = defineRoute({
 const listPayments = defineRoute({
   method: 'GET', path: '/payments', operationId: 'listPayments', summary: 'List the payments of the work point',
   description:
-    '`start_date`/`end_date` filter on the payment date; `search` matches the client name and the invoice number. `updated_since` ' +
+    '`start_date`/`end_date` filter on the payment date; `invoice_id`, `client_id` and `type` keep one invoice\'s, one client\'s or one method\'s; `search` matches the client name and the invoice number. `updated_since` ' +
     'keeps the payments made or changed (a receipt\'s payment follows its receipt) at or after that instant; `sort=updated_at` ' +
     'orders by it; deleted payments are listed by GET /deleted-records.',
   tags: ['payments'], scope: 'payments:read',
   query: changesListQuery(['date', 'amount', 'created_at'] as const).extend({
     invoice_id: z.string().optional(),
+    /** The payments of one client's invoices (Contazen's SDK, `getForClient`). */
+    client_id: z.string().optional(),
     type: zPaymentMethodType.optional(),
   }),
   response: listPageSchema(zPayment),
@@ -129,6 +131,7 @@ const listPayments = defineRoute({
       .where('payments.company_id', '=', ctx.companyId)
       .where('payments.work_point_id', '=', ctx.workPointId);
     if (q.invoice_id) base = base.where('payments.invoice_id', '=', q.invoice_id);
+    if (q.client_id) base = base.where('payments.client_id', '=', q.client_id);
     if (q.type) base = base.where('payments.type', '=', q.type);
     const page = await paginate(base, q, {
       sortColumns: { date: 'payments.date', amount: 'payments.amount_bani', created_at: 'payments.created_at' },
