@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   createNir, createStockCount, createStockTransfer, getNir, getStockSettings, getSupplierBillWithLines, listNirs, listStockMovements,
 } from '../api/endpoints';
-import { getSetting, setSetting } from '../db/queries/settings';
 import type { ProductRow } from '../db/rows';
 import { inList, sql } from '../db/sql';
 import { AppError } from '../errors';
 import { getProductRow } from '../local/products';
 import { bookLevels, productByCode, requestKey } from '../local/stock/book';
+import { NEGATIVE_RULE_TTL_MS, readNegativeRule, storeNegativeRule } from '../local/stock/negative-rule';
 import { stockOf } from '../local/stock/levels';
 import { listStockLevels } from '../local/stock/list';
 import { bpToPercent, fromMilli } from '../../shared/invoice-math';
@@ -18,10 +18,6 @@ import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
 const notOnService = 'The product is not on the service yet: wait for the sync, then try again.|Produsul nu este încă pe serviciu: așteptați sincronizarea și încercați din nou.';
-
-/** How long the firm's rule for selling below zero is trusted before the counter asks the service again. */
-const NEGATIVE_RULE_TTL_MS = 5 * 60_000;
-const zNegativeRule = z.object({ value: z.enum(['allow', 'block']), read_at: z.number() });
 
 type Channels =
   | 'stock.levels' | 'stock.movements' | 'stock.createNir' | 'stock.warehouses' | 'stock.scan' | 'stock.bookLevels' | 'stock.createCount'
@@ -198,12 +194,12 @@ export function stockHandlers(s: MainServices): HandlerGroup<Channels> {
       return nirView(nir);
     },
     'stock.cartStock': async ({ product_ids }) => {
-      const rule = getSetting(s.store.reader, 'stock.negative_stock', zNegativeRule);
+      const rule = readNegativeRule(s.store.reader);
       // Asked of the service when not known or old, and only while online: offline the counter keeps the last rule it read.
       if ((!rule || Date.now() - rule.read_at > NEGATIVE_RULE_TTL_MS) && s.engine.status().mode === 'online') {
         try {
           const settings = await s.engine.withService(({ api }) => getStockSettings(api));
-          s.store.write((db) => setSetting(db, 'stock.negative_stock', { value: settings.negative_stock, read_at: Date.now() }));
+          s.store.write((db) => storeNegativeRule(db, settings.negative_stock, Date.now()));
         } catch {
           // A key without stock:read or a service older than stock: no rule, the warning stays the default's.
         }
@@ -211,7 +207,7 @@ export function stockHandlers(s: MainServices): HandlerGroup<Channels> {
       const rows = product_ids.map((id) => getProductRow(s.store.reader, id)).filter((p): p is ProductRow => !!p);
       const levels = stockOf(s.store.reader, rows);
       return {
-        negative_stock: getSetting(s.store.reader, 'stock.negative_stock', zNegativeRule)?.value ?? null,
+        negative_stock: readNegativeRule(s.store.reader)?.value ?? null,
         levels: product_ids.map((id) => {
           const q = levels.get(id);
           return { product_id: id, quantity: q === undefined || q === null ? null : fromMilli(q) };

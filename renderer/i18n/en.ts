@@ -955,7 +955,7 @@ export const en: Messages = {
   'nav.stockTransfer': 'Transfer between warehouses',
   'count.intro': 'Choose the warehouse and scan the shelf: each scan adds the product or counts one more. The quantity can also be typed. The differences from the book level are booked on the service, so a connection is needed.',
   'count.warehouse': 'Warehouse',
-  'count.scan': 'Scan the barcode or type the code, then Enter',
+  'count.scan': 'Scan or type the code, then Enter',
   'count.unknownCode': 'No product has the code {code}.',
   'count.scanned': 'Counted: {name}',
   'count.needLine': 'Scan at least one product.',

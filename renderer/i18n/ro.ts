@@ -958,7 +958,7 @@ export const ro = {
   'nav.stockTransfer': 'Transfer între gestiuni',
   'count.intro': 'Alegeți gestiunea și scanați raftul: fiecare scanare adaugă produsul sau mai numără unul. Cantitatea se poate și scrie. Diferențele față de scriptic se înregistrează pe serviciu, deci e nevoie de conexiune.',
   'count.warehouse': 'Gestiunea',
-  'count.scan': 'Scanați codul de bare sau scrieți codul, apoi Enter',
+  'count.scan': 'Scanați sau scrieți codul, apoi Enter',
   'count.unknownCode': 'Niciun produs cu codul {code}.',
   'count.scanned': 'Numărat: {name}',
   'count.needLine': 'Scanați cel puțin un produs.',

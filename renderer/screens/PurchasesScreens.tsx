@@ -385,15 +385,16 @@ export function SupplierBillsScreen() {
       .finally(() => setBusy(null));
   };
   const columns: Column[] = [
-    { key: 'number', header: t('bills.col.number'), width: '120px' },
-    { key: 'supplier', header: t('bills.col.supplier'), width: 'minmax(150px, 1fr)' },
-    { key: 'date', header: t('invoices.col.date'), width: '92px' },
-    { key: 'due', header: t('invoices.dueDate'), width: '96px' },
-    { key: 'total', header: t('invoices.col.total'), width: '120px', className: 'num' },
-    { key: 'unpaid', header: t('bills.col.unpaid'), width: '120px', className: 'num' },
-    { key: 'status', header: t('invoices.col.status'), width: '92px' },
-    { key: 'pdf', header: '', width: '96px' },
-    { key: 'nir', header: '', width: '124px' },
+    // Sized for a 1280-pixel window with the reception button: the supplier's name gives way first.
+    { key: 'number', header: t('bills.col.number'), width: '100px' },
+    { key: 'supplier', header: t('bills.col.supplier'), width: 'minmax(100px, 1fr)' },
+    { key: 'date', header: t('invoices.col.date'), width: '86px' },
+    { key: 'due', header: t('invoices.dueDate'), width: '90px' },
+    { key: 'total', header: t('invoices.col.total'), width: '108px', className: 'num' },
+    { key: 'unpaid', header: t('bills.col.unpaid'), width: '108px', className: 'num' },
+    { key: 'status', header: t('invoices.col.status'), width: '88px' },
+    { key: 'pdf', header: '', width: '112px' },
+    { key: 'nir', header: '', width: '132px' },
   ];
   return (
     <div className="content fill" data-testid="bills-screen">

@@ -163,7 +163,10 @@ export function BillNirDialog(props: { billId: string; onClose(): void }) {
                             testId="bill-nir-product"
                             onPick={(p) => {
                               setPicked((m) => ({ ...m, [l.line_id]: p }));
-                              setFields((f) => Object.fromEntries(Object.entries(f).filter(([k]) => k !== `lines.${i}.product_id`)));
+                              const rest = Object.fromEntries(Object.entries(fields).filter(([k]) => k !== `lines.${i}.product_id`));
+                              setFields(rest);
+                              // Every line asked has its product now: the request to choose is answered.
+                              if (!Object.keys(rest).some((k) => k.endsWith('.product_id'))) setError(null);
                             }}
                           />
                           {asked && !picked[l.line_id] ? <span className="error-text small" data-testid={`bill-nir-ask-${i}`}>{asked}</span> : null}

@@ -70,9 +70,10 @@ export function CountScreen() {
     setMessage(null);
     setError(null);
     if (!code || !chosen) return;
+    // Cleared at once: a scanner types the next code without waiting for this one's answer.
+    setScan('');
     try {
       const found = await callIpc('stock.scan', { warehouse_id: chosen, code });
-      setScan('');
       if (!found) {
         setError(t('count.unknownCode', { code }));
         return;
