@@ -983,6 +983,7 @@ export const en: Messages = {
   'transfer.note': 'Note',
   'transfer.available': 'In stock (source)',
   'transfer.quantity': 'Quantity moved',
+  'transfer.short': 'Transfer',
   'transfer.save': 'Book the transfer',
   'nirList.search': 'Search by number, supplier or bill…',
   'nirList.none': 'No reception (NIR) yet at this work point.',

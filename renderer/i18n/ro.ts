@@ -986,6 +986,7 @@ export const ro = {
   'transfer.note': 'Observații',
   'transfer.available': 'În stoc (proveniență)',
   'transfer.quantity': 'Cantitate transferată',
+  'transfer.short': 'Transfer',
   'transfer.save': 'Înregistrează transferul',
   'nirList.search': 'Caută după număr, furnizor sau factură…',
   'nirList.none': 'Nicio recepție (NIR) încă pe acest punct de lucru.',
