@@ -65,6 +65,8 @@ export function stockHandlers(s: MainServices): HandlerGroup<Channels> {
       }),
     };
   };
+  // When the rule could not be read (a key without stock:read, a service older than stock): not asked again before the TTL.
+  let ruleTriedAt = 0;
   /** After a booking the counter sees the new levels now, not at the next pass. */
   const pullLevels = () => s.engine.pullNow(['stock_levels']).catch(() => 0);
   return {
@@ -196,11 +198,14 @@ export function stockHandlers(s: MainServices): HandlerGroup<Channels> {
     'stock.cartStock': async ({ product_ids }) => {
       const rule = readNegativeRule(s.store.reader);
       // Asked of the service when not known or old, and only while online: offline the counter keeps the last rule it read.
-      if ((!rule || Date.now() - rule.read_at > NEGATIVE_RULE_TTL_MS) && s.engine.status().mode === 'online') {
+      const stale = !rule || Date.now() - rule.read_at > NEGATIVE_RULE_TTL_MS;
+      if (stale && Date.now() - ruleTriedAt > NEGATIVE_RULE_TTL_MS && s.engine.status().mode === 'online') {
         try {
           const settings = await s.engine.withService(({ api }) => getStockSettings(api));
           s.store.write((db) => storeNegativeRule(db, settings.negative_stock, Date.now()));
+          ruleTriedAt = 0;
         } catch {
+          ruleTriedAt = Date.now();
           // A key without stock:read or a service older than stock: no rule, the warning stays the default's.
         }
       }

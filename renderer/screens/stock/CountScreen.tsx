@@ -85,7 +85,9 @@ export function CountScreen() {
       });
       setMessage(t('count.scanned', { name: found.name }));
     } catch (err) {
-      setError(describeError(err, t));
+      // Main's own refusals (a service has no stock) are written `English|Română`.
+      const text = describeError(err, t);
+      setError(text.includes('|') ? inLanguage(text, language) : text);
     } finally {
       scanRef.current?.focus();
     }
