@@ -7,14 +7,14 @@ import { zDuplicateCheckReply, type DuplicateCheckInput } from '../../shared/sch
 import { zSupplier } from '../../shared/schemas/supplier';
 import { zDeletedRecord, type TombstonedResource } from '../../shared/schemas/deleted-record';
 import { zWorkPoint } from '../../shared/schemas/work-point';
-import { zSupplierBill } from '../../shared/schemas/supplier-bill';
+import { zSupplierBill, zSupplierBillEnvelope } from '../../shared/schemas/supplier-bill';
 import { zInvoice } from '../../shared/schemas/invoice';
 import { zProduct } from '../../shared/schemas/product';
 import { zPayment, zReceipt } from '../../shared/schemas/receipt';
 import { zInvoiceSeries, zNumberGap, zNumberReservation } from '../../shared/schemas/series';
 import { zReceiptSeries } from '../../shared/schemas/receipt-series';
 import { zVatRate } from '../../shared/schemas/vat-rate';
-import { zNir, zStockLevel, zStockMovement, zWarehouse } from '../../shared/schemas/stock';
+import { zNir, zStockDocument, zStockLevel, zStockMovement, zStockSettings, zWarehouse } from '../../shared/schemas/stock';
 import { zCompanyLookup } from '../../shared/schemas/company-lookup';
 import { zCompanyProfile, zSendToSpvResult, type CompanyProfileUpdate } from '../../shared/schemas/efactura';
 import type { ApiClient } from './client';
@@ -193,3 +193,31 @@ export const listStockMovements = (api: ApiClient, productId: string, page: numb
 /** POST /nirs: goods received (typed in on the desktop); the key makes a resend after a lost reply harmless. */
 export const createNir = (api: ApiClient, body: Record<string, unknown>, idempotencyKey: string) =>
   api.request({ method: 'POST', path: '/nirs', body, create: true, idempotencyKey, schema: zNir, priority: 'interactive' });
+
+/** POST /stock-counts: an inventory count; the key makes a resend after a lost reply harmless. */
+export const createStockCount = (api: ApiClient, body: Record<string, unknown>, idempotencyKey: string) =>
+  api.request({ method: 'POST', path: '/stock-counts', body, create: true, idempotencyKey, schema: zStockDocument, priority: 'interactive' });
+
+/** POST /stock-transfers: goods moved between two warehouses of the firm. */
+export const createStockTransfer = (api: ApiClient, body: Record<string, unknown>, idempotencyKey: string) =>
+  api.request({ method: 'POST', path: '/stock-transfers', body, create: true, idempotencyKey, schema: zStockDocument, priority: 'interactive' });
+
+/** GET /nirs of the work point, newest number first. */
+export const listNirs = (api: ApiClient, page: number, search?: string) =>
+  api.request({
+    method: 'GET', path: '/nirs', query: { page, per_page: 50, ...(search ? { search } : {}) }, schema: zListPage(zNir), priority: 'interactive',
+  });
+
+/** GET /nirs/{id}: one NIR with its lines. */
+export const getNir = (api: ApiClient, id: string) =>
+  api.request({ method: 'GET', path: `/nirs/${encodeURIComponent(id)}`, schema: zNir, priority: 'interactive' });
+
+/** GET /supplier-bills/{id} with its lines (the reception of an SPV bill). */
+export const getSupplierBillWithLines = (api: ApiClient, id: string) =>
+  api.request({
+    method: 'GET', path: `/supplier-bills/${encodeURIComponent(id)}`, query: { expand: 'supplier,lines' }, schema: zSupplierBillEnvelope, priority: 'interactive',
+  });
+
+/** GET /stock/settings: the firm's rule for selling below zero (read for the counter's warning). */
+export const getStockSettings = (api: ApiClient) =>
+  api.request({ method: 'GET', path: '/stock/settings', schema: zStockSettings, priority: 'interactive' });

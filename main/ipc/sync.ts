@@ -1,5 +1,6 @@
 import { discardItem, listOutbox, retryItem } from '../local/outbox-actions';
 import { efacturaDeadlines } from '../local/efactura-clock/deadlines';
+import { markNegativeRuleStale } from '../local/stock/negative-rule';
 import type { HandlerGroup } from './router';
 import type { MainServices } from './services';
 
@@ -8,7 +9,11 @@ type SyncChannels = 'sync.status' | 'sync.now' | 'sync.pause' | 'sync.resume' | 
 export function syncHandlers(s: MainServices): HandlerGroup<SyncChannels> {
   return {
     'sync.status': () => s.engine.status(),
-    'sync.now': () => s.engine.syncNow(),
+    'sync.now': () => {
+      // A sync asked for by hand also reads the firm's stock rule again (main/local/stock/negative-rule.ts).
+      s.store.write((db) => markNegativeRuleStale(db));
+      return s.engine.syncNow();
+    },
     'sync.pause': () => s.engine.pause(),
     'sync.resume': () => s.engine.resume(),
     'efactura.deadlines': () => efacturaDeadlines(s.ctx),

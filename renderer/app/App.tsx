@@ -21,6 +21,9 @@ import { SyncScreen } from '../screens/SyncScreen';
 import { AccountingScreen } from '../screens/accounting/AccountingScreen';
 import { StockScreen } from '../screens/stock/StockScreen';
 import { NirScreen } from '../screens/stock/NirScreen';
+import { NirListScreen } from '../screens/stock/NirListScreen';
+import { CountScreen } from '../screens/stock/CountScreen';
+import { TransferScreen } from '../screens/stock/TransferScreen';
 import { navigate, routeHash, useRoute, type Route, type Screen } from './router';
 
 interface NavItem {
@@ -48,6 +51,9 @@ const NAV: { group: MessageKey; items: NavItem[] }[] = [
       { screen: 'products', label: 'nav.products', icon: '▦', key: '6' },
       { screen: 'stock', label: 'nav.stock', icon: '▥' },
       { screen: 'nir', label: 'nav.nir', icon: '⇩' },
+      { screen: 'nirs', label: 'nav.nirs', icon: '≣' },
+      { screen: 'stockCount', label: 'nav.stockCount', icon: '☑' },
+      { screen: 'stockTransfer', label: 'nav.stockTransfer', icon: '⇄' },
       { screen: 'expenses', label: 'nav.expenses', icon: '↘', key: '7' },
       { screen: 'supplierBills', label: 'nav.supplierBills', icon: '⇲', key: '8' },
       { screen: 'suppliers', label: 'nav.suppliers', icon: '⚑' },
@@ -206,6 +212,12 @@ function ScreenView({ route, settings }: { route: Route; settings: Settings | un
       return <StockScreen />;
     case 'nir':
       return <NirScreen />;
+    case 'nirs':
+      return <NirListScreen />;
+    case 'stockCount':
+      return <CountScreen />;
+    case 'stockTransfer':
+      return <TransferScreen />;
     case 'settings':
       return <SettingsScreen settings={settings} />;
   }

@@ -20,6 +20,9 @@ export type Route =
   | { screen: 'accounting' }
   | { screen: 'stock' }
   | { screen: 'nir' }
+  | { screen: 'nirs' }
+  | { screen: 'stockCount' }
+  | { screen: 'stockTransfer' }
   | { screen: 'settings' };
 
 export type Screen = Route['screen'];
@@ -40,6 +43,9 @@ const PATHS: Record<Screen, string> = {
   accounting: 'accounting',
   stock: 'stock',
   nir: 'nir',
+  nirs: 'nirs',
+  stockCount: 'stock-count',
+  stockTransfer: 'stock-transfer',
   settings: 'settings',
 };
 

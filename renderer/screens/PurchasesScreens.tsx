@@ -1,3 +1,4 @@
+import { BillNirDialog } from './stock/BillNirDialog';
 import { saveBase64InBrowser } from '../lib/save-download';
 import { useCallback, useMemo, useState } from 'react';
 import type { ChannelInput, ChannelOutput, ExpenseView } from '../../shared/ipc';
@@ -367,6 +368,7 @@ export function SupplierBillsScreen() {
   const [unpaidOnly, setUnpaidOnly] = useState(false);
   const [pages, setPages] = useState<number[]>([0]);
   const [busy, setBusy] = useState<string | null>(null);
+  const [receiving, setReceiving] = useState<string | null>(null);
   const input = useMemo(() => (unpaidOnly ? { unpaid_only: true } : {}), [unpaidOnly]);
   const list = usePagedList('purchases.supplierBills', input, pages);
   const onVisiblePages = useCallback((p: number[]) => setPages((prev) => (prev.join() === p.join() ? prev : p)), []);
@@ -383,14 +385,16 @@ export function SupplierBillsScreen() {
       .finally(() => setBusy(null));
   };
   const columns: Column[] = [
-    { key: 'number', header: t('bills.col.number'), width: '150px' },
-    { key: 'supplier', header: t('bills.col.supplier'), width: 'minmax(180px, 1fr)' },
-    { key: 'date', header: t('invoices.col.date'), width: '92px' },
-    { key: 'due', header: t('invoices.dueDate'), width: '100px' },
-    { key: 'total', header: t('invoices.col.total'), width: '130px', className: 'num' },
-    { key: 'unpaid', header: t('bills.col.unpaid'), width: '130px', className: 'num' },
-    { key: 'status', header: t('invoices.col.status'), width: '100px' },
-    { key: 'pdf', header: '', width: '110px' },
+    // Sized for a 1280-pixel window with the reception button: the supplier's name gives way first.
+    { key: 'number', header: t('bills.col.number'), width: '100px' },
+    { key: 'supplier', header: t('bills.col.supplier'), width: 'minmax(100px, 1fr)' },
+    { key: 'date', header: t('invoices.col.date'), width: '86px' },
+    { key: 'due', header: t('invoices.dueDate'), width: '90px' },
+    { key: 'total', header: t('invoices.col.total'), width: '108px', className: 'num' },
+    { key: 'unpaid', header: t('bills.col.unpaid'), width: '108px', className: 'num' },
+    { key: 'status', header: t('invoices.col.status'), width: '88px' },
+    { key: 'pdf', header: '', width: '112px' },
+    { key: 'nir', header: '', width: '132px' },
   ];
   return (
     <div className="content fill" data-testid="bills-screen">
@@ -432,12 +436,20 @@ export function SupplierBillsScreen() {
                   ⇩ {t('bills.pdf')}
                 </button>
               ) : null;
+            case 'nir':
+              // Goods on the bill enter stock through a NIR made on the service from the bill's own lines.
+              return (
+                <button type="button" className="btn small" data-testid="bill-nir" title={t('billNir.hint')} onClick={() => setReceiving(r.id)}>
+                  {t('billNir.button')}
+                </button>
+              );
             default:
               return null;
           }
         }}
       />
       <div className="vlist-foot">{t('bills.count', { count: list.total ?? 0 })}</div>
+      {receiving ? <BillNirDialog billId={receiving} onClose={() => setReceiving(null)} /> : null}
     </div>
   );
 }

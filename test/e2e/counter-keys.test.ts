@@ -254,7 +254,7 @@ describe('fits the screen', () => {
     it(`shows every screen without sideways scrolling at ${size.width}×${size.height}, side menu included, CNPs masked in lists`, async () => {
       const { page } = desktop;
       await page.setViewportSize(size);
-      const routes = ['#/counter', '#/dashboard', '#/invoices', '#/receipts', '#/clients', '#/products', '#/expenses', '#/supplier-bills', '#/suppliers', '#/stock', '#/nir', '#/series', '#/sync', '#/settings'];
+      const routes = ['#/counter', '#/dashboard', '#/invoices', '#/receipts', '#/clients', '#/products', '#/expenses', '#/supplier-bills', '#/suppliers', '#/stock', '#/nir', '#/nirs', '#/stock-count', '#/stock-transfer', '#/series', '#/sync', '#/settings'];
       const wide: string[] = [];
       for (const route of routes) {
         await desktop.open(route);

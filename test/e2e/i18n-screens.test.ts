@@ -43,7 +43,7 @@ function known(text: string): boolean {
 describe('Romanian on every screen', () => {
   it('shows no interface string missing from the Romanian catalogue', async () => {
     const { page } = desktop;
-    const routes = ['#/counter', '#/dashboard', '#/invoices', '#/receipts', '#/clients', '#/products', '#/expenses', '#/supplier-bills', '#/suppliers', '#/stock', '#/nir', '#/series', '#/sync', '#/settings'];
+    const routes = ['#/counter', '#/dashboard', '#/invoices', '#/receipts', '#/clients', '#/products', '#/expenses', '#/supplier-bills', '#/suppliers', '#/stock', '#/nir', '#/nirs', '#/stock-count', '#/stock-transfer', '#/series', '#/sync', '#/settings'];
     const unknown = new Set<string>();
     for (const route of routes) {
       await desktop.open(route);

@@ -11,6 +11,7 @@ import { ParkedCarts } from './ParkedCarts';
 import { TenderBox } from './TenderBox';
 import { todayInBucharest } from '../../../shared/dates';
 import { callIpc, useIpcMutation, useIpcQuery } from '../../data/hooks';
+import { cartStockWarnings } from '../../counter/stock-warning';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
 import { describeSaleError, errorOf } from '../../lib/errors';
@@ -161,6 +162,10 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const allSeries = seriesQuery.data ?? [];
   const series = allSeries.find((s) => s.id === seriesId) ?? pickSeries(allSeries, settings);
   const totals = useMemo(() => cartTotals(cart), [cart]);
+  // The cart's products against the cached stock (the same figure as the search's badge), and the firm's rule.
+  const cartProductIds = useMemo(() => [...new Set(cart.lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))].sort(), [cart.lines]);
+  const cartStock = useIpcQuery('stock.cartStock', { product_ids: cartProductIds }, { enabled: cartProductIds.length > 0 });
+  const stockWarnings = useMemo(() => cartStockWarnings(cart.lines, cartStock.data), [cart.lines, cartStock.data]);
   const problems = cartProblems(cart, todayInBucharest());
   const online = syncStatus.data?.mode === 'online';
 
@@ -425,6 +430,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
               dispatch={dispatch}
               onDone={focusSearch}
               reverseCharge={cart.reverse_charge}
+              stockWarnings={stockWarnings}
             />
           </div>
         </div>

@@ -2,9 +2,10 @@ import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react
 import type { LineAmounts } from '../../../shared/invoice-math';
 import { LINE_VAT_CATEGORIES } from '../../../shared/schemas/invoice';
 import { useI18n } from '../../i18n/I18nProvider';
-import { formatBani, formatScaled, parsePercentInput } from '../../lib/format';
+import { formatBani, formatQuantity, formatScaled, parsePercentInput } from '../../lib/format';
 import type { CartAction, CartLine } from '../../counter/cart';
 import { readQuantity } from '../../counter/scanner';
+import type { LineStockWarning } from '../../counter/stock-warning';
 
 /**
  * An inline number cell: the text is the cashier's while the cell has focus and is committed on
@@ -112,6 +113,8 @@ export function LinesTable(props: {
   dispatch(action: CartAction): void;
   onDone(): void;
   reverseCharge: boolean;
+  /** Per line: more than the cached stock holds (a warning, never a block: the service has the last word). */
+  stockWarnings?: readonly (LineStockWarning | null)[];
 }) {
   const { t, language } = useI18n();
   const bodyRef = useRef<HTMLTableSectionElement>(null);
@@ -158,6 +161,14 @@ export function LinesTable(props: {
                     {line.description}
                   </span>
                   <span className="code">{line.code ?? ''}</span>
+                  {props.stockWarnings?.[index] ? (
+                    <span className="stock-warn small" role="status" data-testid="line-stock-warning" data-rule={props.stockWarnings[index]!.rule}>
+                      {t(props.stockWarnings[index]!.rule === 'block' ? 'counter.stockWarning.block' : 'counter.stockWarning.allow', {
+                        qty: formatQuantity(props.stockWarnings[index]!.in_stock, language),
+                        unit: props.stockWarnings[index]!.unit,
+                      })}
+                    </span>
+                  ) : null}
                 </td>
                 <td className="num">
                   <NumberCell

@@ -38,7 +38,7 @@ export function parseUnitCost(text: string): number | null {
 let nextKey = 1;
 const emptyLine = (): Line => ({ key: nextKey++, product: null, invoiced: '', received: '', cost: '' });
 
-function ProductPicker(props: { value: ProductView | null; onPick(p: ProductView): void; index: number }) {
+export function ProductPicker(props: { value: ProductView | null; onPick(p: ProductView): void; index: number; testId?: string }) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
@@ -55,7 +55,7 @@ function ProductPicker(props: { value: ProductView | null; onPick(p: ProductView
     <div className="search" style={{ position: 'relative' }}>
       <input
         className="input"
-        data-testid={`nir-product-${props.index}`}
+        data-testid={`${props.testId ?? 'nir-product'}-${props.index}`}
         placeholder={props.value ? props.value.name : t('nir.line.pick')}
         value={open ? text : (props.value?.name ?? '')}
         onFocus={() => setOpen(true)}
@@ -76,7 +76,7 @@ function ProductPicker(props: { value: ProductView | null; onPick(p: ProductView
         style={{ width: '100%' }}
       />
       {open && goods.length > 0 ? (
-        <SuggestionList items={goods} active={active} testId={`nir-product-suggestions-${props.index}`} onPick={pick}>
+        <SuggestionList items={goods} active={active} testId={`${props.testId ?? 'nir-product'}-suggestions-${props.index}`} onPick={pick}>
           {(p) => (
             <>
               <span>{p.name}</span>

@@ -40,6 +40,15 @@ export function StockScreen() {
       <div className="toolbar">
         <input className="input" type="search" data-testid="stock-search" style={{ width: 280 }} placeholder={t('stock.search')} value={search} onChange={(e) => setSearch(e.target.value)} />
         <span className="spacer" />
+        <button className="btn" data-testid="stock-open-nirs" onClick={() => navigate({ screen: 'nirs' })}>
+          {t('nav.nirs')}
+        </button>
+        <button className="btn" data-testid="stock-open-count" onClick={() => navigate({ screen: 'stockCount' })}>
+          {t('nav.stockCount')}
+        </button>
+        <button className="btn" data-testid="stock-open-transfer" onClick={() => navigate({ screen: 'stockTransfer' })}>
+          {t('transfer.short')}
+        </button>
         <button className="btn primary" data-testid="stock-new-nir" onClick={() => navigate({ screen: 'nir' })}>
           {t('stock.newNir')}
         </button>
