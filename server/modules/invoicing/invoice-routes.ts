@@ -9,6 +9,7 @@ import {
   INVOICE_STATUSES, PAID_STATES, zInvoice, zInvoiceCreate, zInvoiceIssue, zInvoiceUpdate,
 } from '../../../shared/schemas/invoice';
 import { isWalkInBuyer, walkInBuyer, zPartySnapshot, type Invoice } from '../../../shared/schemas/invoice';
+import { fromMilli, fromPriceE4 } from '../../../shared/invoice-math';
 import { AlreadyCreated, assignInvoiceNumber, checkDraftSeries, type AssignContext } from './invoice-numbering';
 import {
   findByLocalUuid, findInvoice, insertInvoice, invoiceViews, invoiceWithLines, INVOICE_EXPANSIONS,
@@ -21,7 +22,7 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedPriced, storedReferences } from './pricing';
+import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedBaseMilli, storedPriced, storedPriceE4, storedReferences } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
@@ -261,7 +262,7 @@ export async function currentItems(trx: Parameters<typeof findInvoice>[0], invoi
   const rows = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoiceId).orderBy('position').execute();
   return rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity: Number(r.quantity_milli) / 1000, unit: r.unit,
-    unit_code: r.unit_code, price: Number(r.price_bani) / 100, vat_rate: Number(r.vat_rate_bp) / 100,
+    unit_code: r.unit_code, price: fromPriceE4(storedPriceE4(r)), base_quantity: fromMilli(storedBaseMilli(r)), vat_rate: Number(r.vat_rate_bp) / 100,
     discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category,
     price_includes_vat: Number(r.price_includes_vat) === 1,
   }));
