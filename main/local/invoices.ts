@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bpToPercent, computeTotals, fromMilli, fromPriceE4, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
-import { fromBani, roundHalfAwayFromZero } from '../../shared/money';
+import { roundHalfAwayFromZero } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
 import { isWalkInBuyer, lineVatCategory, sellerSnapshotOf, walkInBuyer, zPartySnapshot, zSellerSnapshot, type LineVatCategory, type SellerSnapshot } from '../../shared/schemas/invoice';
 import { buildEInvoiceDocument, mustPassEFactura, NUMBER_NOT_YET_ASSIGNED } from '../../shared/efactura/invoice-document';

@@ -122,10 +122,11 @@ export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
 
 /**
  * Up to this many lines on one invoice. ANAF's rules set no line limit since CIUS-RO 1.0.8 dropped
- * BR-RO-A999 (999 lines); what bounds an invoice is the 10 MB upload, which 10,000 of our lines stay
- * well under (docs/api-decisions.md, "Long invoices").
+ * BR-RO-A999 (999 lines); what bounds an invoice is the 10 MB upload. The longest line our XML writer
+ * can make (name and description at their CIUS-RO limits, in diacritics) takes about 1,460 bytes, so
+ * 5,000 of them stay under 7.5 MB with room for the header (docs/api-decisions.md, "Long invoices").
  */
-export const MAX_INVOICE_LINES = 10_000;
+export const MAX_INVOICE_LINES = 5_000;
 
 /** Up to this many discounts and charges on one invoice. */
 export const MAX_ALLOWANCES_CHARGES = 20;
