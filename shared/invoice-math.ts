@@ -530,17 +530,25 @@ export const zQuantity = z.number().refine(
   { message: 'Quantity must be a number with at most 3 decimals' },
 );
 
-/** Wire unit price: not negative, at most 4 decimals, at most 99 999 999 999,9999 lei (exact as a double). */
-export const zUnitPrice = z.number().refine(
-  (n) => {
-    try {
-      return toPriceE4(n) >= 0;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'Must be a price of at least 0 with at most 4 decimals|Trebuie să fie un preț de cel puțin 0 cu cel mult 4 zecimale' },
-);
+/** The largest unit price: the largest with 4 decimals that a JSON double carries exactly (MAX_WIRE_SCALED). */
+export const MAX_UNIT_PRICE = 99_999_999_999.9999;
+
+/** Wire unit price: not negative, at most 4 decimals, at most {@link MAX_UNIT_PRICE} lei. */
+export const zUnitPrice = z
+  .number()
+  .min(0, 'Must not be negative|Nu poate fi negativ')
+  .max(MAX_UNIT_PRICE, `Must be at most ${MAX_UNIT_PRICE}|Trebuie să fie cel mult ${MAX_UNIT_PRICE}`)
+  .refine(
+    (n) => {
+      try {
+        toPriceE4(n);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'At most 4 decimals|Cel mult 4 zecimale' },
+  );
 
 /** Wire base quantity (the quantity the price is for, BT-149): above 0, at most 3 decimals, at most 1 000 000. */
 export const zBaseQuantity = z.number().positive().max(1_000_000).refine(

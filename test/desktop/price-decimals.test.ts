@@ -53,7 +53,7 @@ describe('4-decimal prices and base quantities offline', () => {
       const offlineTotals = computeTotals(EXPECTED.map(([bani, e4, base], i) => ({
         quantity_milli: Math.round(LINES[i]!.quantity * 1000), unit_price_bani: bani!, unit_price_e4: e4!, base_quantity_milli: base!, vat_rate_bp: 2100,
       })));
-      expect(invoice.total_bani).toBe(offlineTotals.total_bani);
+      expect(invoice.totals.total_bani).toBe(offlineTotals.total_bani);
 
       proxy.setDown(false);
       const status = await device.call('sync.now');
@@ -63,7 +63,7 @@ describe('4-decimal prices and base quantities offline', () => {
       expect(remote.status).toBe(200);
       expect(remote.body.data.lines.map((l: { price: number; base_quantity: number }) => [l.price, l.base_quantity])).toEqual([[0.0125, 1], [7.459, 1], [12.3456, 1000]]);
       // The service priced it to the ban as the device did.
-      expect(Math.round(remote.body.data.totals.total * 100)).toBe(invoice.total_bani);
+      expect(Math.round(remote.body.data.totals.total * 100)).toBe(invoice.totals.total_bani);
       // The service's reply became the local copy: the same integers.
       expect(stored(device, invoice.id)).toEqual(EXPECTED);
 
@@ -73,13 +73,13 @@ describe('4-decimal prices and base quantities offline', () => {
       expect(storno.lines.map((l) => [l.quantity, l.unit_price_e4, l.base_quantity, l.net_bani])).toEqual([
         [-12_345, 125, 1, -NETS[0]!], [-45.37, 74_590, 1, -NETS[1]!], [-2500, 123_456, 1000, -NETS[2]!],
       ]);
-      expect(storno.total_bani).toBe(-invoice.total_bani);
+      expect(storno.totals.total_bani).toBe(-invoice.totals.total_bani);
       proxy.setDown(false);
       await device.call('sync.now');
       const stornoServerId = (await device.call('invoices.get', { id: storno.id })).sync.server_id;
       const remoteStorno = await server.api(company.apiKey, 'GET', `/invoices/${stornoServerId}?expand[]=lines`);
       expect(remoteStorno.body.data.lines.map((l: { price: number }) => l.price)).toEqual([0.0125, 7.459, 12.3456]);
-      expect(Math.round(remoteStorno.body.data.totals.total * 100)).toBe(-invoice.total_bani);
+      expect(Math.round(remoteStorno.body.data.totals.total * 100)).toBe(-invoice.totals.total_bani);
     } finally {
       await device.close();
     }
