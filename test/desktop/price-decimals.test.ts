@@ -5,6 +5,7 @@ import { computeTotals } from '../../shared/invoice-math';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device } from './support/harness';
+import { cartItems, cartReducer, cartTotals, emptyCart } from '../../renderer/counter/cart';
 
 /**
  * Unit prices with up to 4 decimals and a base quantity on the desktop (issue 14 item 4): an invoice
@@ -80,6 +81,31 @@ describe('4-decimal prices and base quantities offline', () => {
       const remoteStorno = await server.api(company.apiKey, 'GET', `/invoices/${stornoServerId}?expand[]=lines`);
       expect(remoteStorno.body.data.lines.map((l: { price: number }) => l.price)).toEqual([0.0125, 7.459, 12.3456]);
       expect(Math.round(remoteStorno.body.data.totals.total * 100)).toBe(-invoice.totals.total_bani);
+    } finally {
+      await device.close();
+    }
+  });
+
+  it('keeps a draft\'s 4-decimal prices through the counter\'s cart: loaded, priced and saved back unchanged', async () => {
+    const company = await newCompany(server);
+    const device = openDevice(proxy.base, company.apiKey);
+    try {
+      proxy.setDown(true);
+      const client = await device.call('clients.create', BUYER);
+      const draft = await device.call('invoices.saveDraft', { client_id: client.id, lines: LINES });
+      // What CounterScreen does with a draft it opens, then what it saves.
+      const cart = cartReducer(emptyCart(), {
+        type: 'load', client: null, payment_method: null, reverse_charge: false, observations: '', due_date: '', delivery_date: '',
+        lines: draft.lines.map((l) => ({
+          product_id: l.product_id, code: null, description: l.description, unit: l.unit, unit_code: l.unit_code, quantity_milli: Math.round(l.quantity * 1000),
+          unit_price_bani: l.unit_price_bani, unit_price_e4: l.unit_price_e4, base_quantity_milli: Math.round(l.base_quantity * 1000),
+          price_includes_vat: l.price_includes_vat, vat_rate_bp: Math.round(l.vat_rate * 100), discount_bp: 0, vat_exemption_reason: null, vat_category: null, return_of: null,
+        })),
+      });
+      expect(cartTotals(cart).lines.map((a) => a.net_bani)).toEqual(NETS);
+      const saved = await device.call('invoices.saveDraft', { id: draft.id, client_id: client.id, lines: cartItems(cart) });
+      expect(saved.lines.map((l) => [l.unit_price_e4, l.base_quantity])).toEqual([[125, 1], [74_590, 1], [123_456, 1000]]);
+      expect(stored(device, draft.id)).toEqual(EXPECTED);
     } finally {
       await device.close();
     }
