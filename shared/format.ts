@@ -38,6 +38,14 @@ export function formatBani(bani: Bani, locale: Locale): string {
   return formatScaled(bani, 2, locale);
 }
 
+/**
+ * A unit price in ten-thousandths of a leu, with 2 to 4 decimals: (125, ro) -> '0,0125', (74590) ->
+ * '7,459', (123450000) -> '12.345,00'. Prices may carry 4 decimals; amounts always carry 2.
+ */
+export function formatPriceE4(priceE4: number, locale: Locale): string {
+  return formatScaled(priceE4, 4, locale, 2);
+}
+
 /** Bani with the currency: '1.234,50 lei' for RON in Romanian, '1.234,50 EUR' otherwise. */
 export function formatMoney(bani: Bani, currency: string, locale: Locale): string {
   const number = formatBani(bani, locale);

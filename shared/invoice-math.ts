@@ -39,6 +39,34 @@ export function fromMilli(quantityMilli: number): number {
   return unscale(quantityMilli, 3, 'quantity_milli');
 }
 
+/**
+ * The decimals a unit price may have: 4 (0,0125 lei per SMS, fuel at 7,4590 lei). Kept in integers as
+ * ten-thousandths of a leu (`price_e4`); every amount computed from it is rounded to the ban once per line.
+ */
+export const PRICE_DECIMALS = 4;
+
+/** Wire price (at most 4 decimals: 0.0125, 7.459, 12) -> ten-thousandths of a leu. Throws RangeError. */
+export function toPriceE4(price: number): number {
+  return scaleExact(price, PRICE_DECIMALS, 'Price');
+}
+
+/** Ten-thousandths of a leu -> wire price (125 -> 0.0125, 120000 -> 12). */
+export function fromPriceE4(priceE4: number): number {
+  return unscale(priceE4, PRICE_DECIMALS, 'price_e4');
+}
+
+/**
+ * A price in ten-thousandths as decimal text with at least 2 decimals and at most 4, the zeros past
+ * the second dropped: 125 -> "0.0125", 74590 -> "7.459", 120000 -> "12.00". What PriceAmount says.
+ */
+export function priceE4Text(priceE4: number): string {
+  const negative = priceE4 < 0;
+  const digits = String(Math.abs(priceE4)).padStart(5, '0');
+  const whole = digits.slice(0, -4);
+  const fraction = digits.slice(-4).replace(/0{1,2}$/, '');
+  return `${negative ? '-' : ''}${whole}.${fraction.padEnd(2, '0')}`;
+}
+
 /** Wire percent (21, 20.5, 0) -> basis points (2100, 2050, 0). At most 2 decimals. */
 export function percentToBp(percent: number): number {
   return scaleExact(percent, 2, 'Percent');
@@ -51,7 +79,18 @@ export function bpToPercent(bp: number): number {
 
 export interface LineInput {
   quantity_milli: number;
+  /** Unit price in bani (rounded to the ban when `unit_price_e4` gives more decimals; the latter then wins). */
   unit_price_bani: Bani;
+  /**
+   * Unit price in ten-thousandths of a leu (0,0125 lei = 125; 7,4590 lei = 74590), for prices with up
+   * to 4 decimals. Absent: `unit_price_bani` x 100. See {@link linePriceE4}.
+   */
+  unit_price_e4?: number | undefined;
+  /**
+   * The quantity the price is for (UBL BaseQuantity, BT-149), in thousandths: 1000 (the default) for a
+   * price per unit, 100000 for a price per 100 units. The line's amount is quantity x price / base.
+   */
+  base_quantity_milli?: number | undefined;
   vat_rate_bp: number;
   /** Percent discount on the line, in basis points, 0..10000. */
   discount_bp?: number;
@@ -88,10 +127,36 @@ export interface LineAmounts {
   total_bani: Bani;
 }
 
+/** A line's unit price in ten-thousandths of a leu: `unit_price_e4`, else `unit_price_bani` x 100. */
+export function linePriceE4(line: Pick<LineInput, 'unit_price_bani' | 'unit_price_e4'>): number {
+  if (line.unit_price_e4 !== undefined) return line.unit_price_e4;
+  const e4 = line.unit_price_bani * 100;
+  if (!Number.isSafeInteger(e4)) throw new RangeError('unit_price_bani is out of range');
+  return e4;
+}
+
+/** A line's base quantity in thousandths (1000 when not given). */
+export function lineBaseMilli(line: Pick<LineInput, 'base_quantity_milli'>): number {
+  return line.base_quantity_milli ?? 1000;
+}
+
+/**
+ * round(quantity x price / base quantity) in bani, half away from zero: the one rounding of a line's
+ * amount. In integers: quantity_milli x price_e4 / (100 x base_milli), exact in BigInt past 2^53
+ * (a 4-decimal price times a 3-decimal quantity quickly leaves the safe range).
+ */
+export function lineAmountBani(quantityMilli: number, priceE4: number, baseMilli = 1000): Bani {
+  return mulDivRound(quantityMilli, priceE4, 100 * baseMilli);
+}
+
 function checkLine(line: LineInput): void {
-  const { quantity_milli, unit_price_bani, vat_rate_bp, discount_bp = 0 } = line;
+  const { quantity_milli, vat_rate_bp, discount_bp = 0 } = line;
   if (!Number.isSafeInteger(quantity_milli)) throw new RangeError('quantity_milli must be an integer');
-  if (!Number.isSafeInteger(unit_price_bani)) throw new RangeError('unit_price_bani must be an integer');
+  if (line.unit_price_e4 === undefined && !Number.isSafeInteger(line.unit_price_bani)) throw new RangeError('unit_price_bani must be an integer');
+  if (line.unit_price_e4 !== undefined && !Number.isSafeInteger(line.unit_price_e4)) throw new RangeError('unit_price_e4 must be an integer');
+  const base = lineBaseMilli(line);
+  // 10^9 thousandths (a price per million units) keeps 100 x base well inside the safe range.
+  if (!Number.isSafeInteger(base) || base <= 0 || base > 1_000_000_000) throw new RangeError('base_quantity_milli must be an integer from 1 to 10^9');
   if (!Number.isInteger(vat_rate_bp) || vat_rate_bp < 0 || vat_rate_bp > MAX_RATE_BP) {
     throw new RangeError('vat_rate_bp must be an integer from 0 to 10000');
   }
@@ -108,7 +173,7 @@ export function computeLine(line: LineInput): LineAmounts {
   checkLine(line);
   if (line.price_includes_vat) return shelfLines([line], line.vat_rate_bp, false)[0]!;
   const discountBp = line.discount_bp ?? 0;
-  const gross = mulDivRound(line.quantity_milli, line.unit_price_bani, 1000);
+  const gross = lineAmountBani(line.quantity_milli, linePriceE4(line), lineBaseMilli(line));
   const discount = mulDivRound(gross, discountBp, 10_000);
   const net = gross - discount;
   const vat = mulDivRound(net, line.vat_rate_bp, 10_000);
@@ -377,7 +442,7 @@ function shelfLines(lines: readonly LineInput[], rateBp: number, reverseCharge: 
   const discounts: number[] = [];
   let sum = 0;
   for (const line of lines) {
-    const shelfAmount = mulDivRound(line.quantity_milli, line.unit_price_bani, 1000);
+    const shelfAmount = lineAmountBani(line.quantity_milli, linePriceE4(line), lineBaseMilli(line));
     const shelfDiscount = line.discount_bp ? mulDivRound(shelfAmount, line.discount_bp, 10_000) : 0;
     discounts.push(shelfDiscount);
     totals.push(shelfAmount - shelfDiscount);
@@ -463,6 +528,39 @@ export const zQuantity = z.number().refine(
     }
   },
   { message: 'Quantity must be a number with at most 3 decimals' },
+);
+
+/** The largest unit price: the largest with 4 decimals that a JSON double carries exactly (MAX_WIRE_SCALED). */
+export const MAX_UNIT_PRICE = 99_999_999_999.9999;
+
+/** Wire unit price: not negative, at most 4 decimals, at most {@link MAX_UNIT_PRICE} lei. */
+export const zUnitPrice = z
+  .number()
+  .min(0, 'Must not be negative|Nu poate fi negativ')
+  .max(MAX_UNIT_PRICE, `Must be at most ${MAX_UNIT_PRICE}|Trebuie să fie cel mult ${MAX_UNIT_PRICE}`)
+  .refine(
+    (n) => {
+      try {
+        toPriceE4(n);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'At most 4 decimals|Cel mult 4 zecimale' },
+  );
+
+/** Wire base quantity (the quantity the price is for, BT-149): above 0, at most 3 decimals, at most 1 000 000. */
+export const zBaseQuantity = z.number().positive().max(1_000_000).refine(
+  (n) => {
+    try {
+      toMilli(n);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'Must be above 0 with at most 3 decimals|Trebuie să fie peste 0 cu cel mult 3 zecimale' },
 );
 
 /** Wire VAT rate in percent (21, 19, 11, 9, 5, 0, or a firm's custom rate such as 20.5). */

@@ -149,6 +149,10 @@ export interface InvoiceLineRow {
   vat_category: LineVatCategory | null;
   /** 1 when price_bani includes VAT (a shelf price; migration 0010). */
   price_includes_vat: number;
+  /** The price in ten-thousandths of a leu (up to 4 decimals); null on lines from before migration 0014 (= price_bani x 100). */
+  price_e4: number | null;
+  /** The quantity the price is for, in thousandths; null before migration 0014 (= 1000). */
+  base_quantity_milli: number | null;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bpToPercent, computeTotals, fromMilli, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
-import { fromBani } from '../../shared/money';
+import { bpToPercent, computeTotals, fromMilli, fromPriceE4, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
+import { roundHalfAwayFromZero } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
 import { isWalkInBuyer, lineVatCategory, sellerSnapshotOf, walkInBuyer, zPartySnapshot, zSellerSnapshot, type LineVatCategory, type SellerSnapshot } from '../../shared/schemas/invoice';
 import { buildEInvoiceDocument, mustPassEFactura, NUMBER_NOT_YET_ASSIGNED } from '../../shared/efactura/invoice-document';
@@ -25,12 +25,22 @@ interface ComputedLine {
   quantity_milli: number;
   unit: string;
   unit_code: string;
+  /** The price rounded to the ban; `price_e4` is the price. */
   price_bani: number;
+  /** The price in ten-thousandths of a leu (up to 4 decimals), as the service keeps it. */
+  price_e4: number;
+  /** The quantity the price is for, in thousandths (1000: per unit). */
+  base_quantity_milli: number;
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
   vat_category: LineVatCategory | null;
   price_includes_vat: boolean;
+}
+
+/** A stored line's exact price: `price_e4`, or `price_bani` x 100 on a line from before migration 0014. */
+function storedPriceE4(l: Pick<InvoiceLineRow, 'price_bani' | 'price_e4'>): number {
+  return l.price_e4 ?? l.price_bani * 100;
 }
 
 const zBreakdown = z.array(z.object({
@@ -47,7 +57,10 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
     quantity_milli: toMilli(l.quantity),
     unit: l.unit,
     unit_code: l.unit_code,
-    price_bani: l.unit_price_bani,
+    // The 4-decimal price wins when given; price_bani is then only its rounding to the ban.
+    price_bani: l.unit_price_e4 === undefined ? l.unit_price_bani : roundHalfAwayFromZero(l.unit_price_e4, 100),
+    price_e4: l.unit_price_e4 ?? l.unit_price_bani * 100,
+    base_quantity_milli: l.base_quantity === undefined ? 1000 : toMilli(l.base_quantity),
     vat_rate_bp: percentToBp(l.vat_rate),
     discount_bp: percentToBp(l.discount_percent),
     vat_exemption_reason: l.vat_exemption_reason ?? null,
@@ -59,8 +72,8 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
 function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean): InvoiceTotals {
   return computeTotals(
     lines.map((l) => ({
-      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
-      price_includes_vat: l.price_includes_vat,
+      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, unit_price_e4: l.price_e4, base_quantity_milli: l.base_quantity_milli,
+      vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category, price_includes_vat: l.price_includes_vat,
     })),
     { reverse_charge: reverseCharge },
   );
@@ -71,9 +84,10 @@ function writeLines(db: WriteDb, invoiceId: string, lines: readonly ComputedLine
   lines.forEach((l, i) => {
     const a = totals.lines[i]!;
     db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-               vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani, net_bani, vat_bani, total_bani)
+               price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani,
+               net_bani, vat_bani, total_bani)
                VALUES (${invoiceId}, ${i + 1}, ${l.product_id}, ${l.description}, ${l.quantity_milli}, ${l.unit}, ${l.unit_code},
-               ${l.price_bani}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${l.price_includes_vat}, ${a.discount_bani},
+               ${l.price_bani}, ${l.price_e4}, ${l.base_quantity_milli}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${l.price_includes_vat}, ${a.discount_bani},
                ${a.net_bani}, ${a.vat_bani}, ${a.total_bani})`);
   });
 }
@@ -100,8 +114,8 @@ function linesOf(db: ReadDb, id: string): InvoiceLineRow[] {
 function copiedLines(rows: readonly InvoiceLineRow[], sign: 1 | -1): ComputedLine[] {
   return rows.map((l) => ({
     product_id: l.product_id, description: l.description, quantity_milli: sign * l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
-    price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason,
-    vat_category: l.vat_category, price_includes_vat: l.price_includes_vat === 1,
+    price_bani: l.price_bani, price_e4: storedPriceE4(l), base_quantity_milli: l.base_quantity_milli ?? 1000, vat_rate_bp: l.vat_rate_bp,
+    discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason, vat_category: l.vat_category, price_includes_vat: l.price_includes_vat === 1,
   }));
 }
 
@@ -116,7 +130,8 @@ function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items:
       quantity: fromMilli(sign * l.quantity_milli),
       unit: l.unit,
       unit_code: l.unit_code,
-      price: fromBani(l.price_bani),
+      price: fromPriceE4(storedPriceE4(l)),
+      base_quantity: fromMilli(l.base_quantity_milli ?? 1000),
       price_includes_vat: l.price_includes_vat === 1,
       vat_rate: bpToPercent(l.vat_rate_bp),
       discount_percent: bpToPercent(l.discount_bp),
@@ -264,7 +279,8 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
     issued_at: row.issued_at,
     lines: lines.map((l) => ({
       position: l.position, product_id: l.product_id, description: l.description, quantity: fromMilli(l.quantity_milli), unit: l.unit,
-      unit_code: l.unit_code, unit_price_bani: l.price_bani, price_includes_vat: l.price_includes_vat === 1, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
+      unit_code: l.unit_code, unit_price_bani: l.price_bani, unit_price_e4: storedPriceE4(l), base_quantity: fromMilli(l.base_quantity_milli ?? 1000),
+      price_includes_vat: l.price_includes_vat === 1, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
       vat_category: lineVatCategory(l.vat_rate_bp, l.vat_category),
       discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, total_bani: l.total_bani,
@@ -352,7 +368,7 @@ function checkBeforeNumbering(db: ReadDb, invoice: InvoiceRow, buyer: z.infer<ty
     buyer, buyer_name: buyer?.name ?? null, seller,
     lines: linesOf(db, invoice.id).map((l) => ({
       position: l.position, description: l.description, quantity_milli: l.quantity_milli, unit_code: l.unit_code, price_bani: l.price_bani,
-      discount_bp: l.discount_bp, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, vat_rate_bp: l.vat_rate_bp,
+      price_e4: storedPriceE4(l), base_quantity_milli: l.base_quantity_milli ?? 1000, discount_bp: l.discount_bp, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, vat_rate_bp: l.vat_rate_bp,
       vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === 1,
     })),
     original: original ? { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date } : null,

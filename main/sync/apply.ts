@@ -1,5 +1,5 @@
-import { toBani } from '../../shared/money';
-import { percentToBp, toMilli } from '../../shared/invoice-math';
+import { roundHalfAwayFromZero, toBani } from '../../shared/money';
+import { percentToBp, toMilli, toPriceE4 } from '../../shared/invoice-math';
 import type { Client } from '../../shared/schemas/client';
 import type { Expense } from '../../shared/schemas/expense';
 import type { Supplier } from '../../shared/schemas/supplier';
@@ -210,10 +210,14 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
   if (inv.lines) {
     db.run(sql`DELETE FROM invoice_lines WHERE invoice_id = ${id}`);
     for (const l of inv.lines) {
+      // The service's price has up to 4 decimals: kept exactly, with its rounding to the ban beside it.
+      const priceE4 = toPriceE4(l.price);
       db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-                 vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani, net_bani, vat_bani, total_bani)
+                 price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani,
+                 net_bani, vat_bani, total_bani)
                  VALUES (${id}, ${l.position}, ${localIdOf(db, 'products', l.product_id)}, ${l.description}, ${toMilli(l.quantity)},
-                 ${l.unit}, ${l.unit_code}, ${toBani(l.price)}, ${percentToBp(l.vat_rate)}, ${percentToBp(l.discount_percent)},
+                 ${l.unit}, ${l.unit_code}, ${roundHalfAwayFromZero(priceE4, 100)}, ${priceE4}, ${toMilli(l.base_quantity ?? 1)},
+                 ${percentToBp(l.vat_rate)}, ${percentToBp(l.discount_percent)},
                  ${l.vat_exemption_reason}, ${l.vat_category ?? null}, ${l.price_includes_vat === true}, ${toBani(l.discount)}, ${toBani(l.net)}, ${toBani(l.vat)},
                  ${toBani(l.total)})`);
     }

@@ -22,6 +22,13 @@ export interface CartLine {
   quantity_milli: number;
   /** Unit price as the product states it: without VAT, or with VAT (the shelf price) when `price_includes_vat`. */
   unit_price_bani: Bani;
+  /**
+   * The same price with up to 4 decimals (ten-thousandths of a leu), on a line loaded from a draft that
+   * has one (an invoice made on the service or elsewhere); absent: `unit_price_bani` is the price.
+   */
+  unit_price_e4?: number | undefined;
+  /** The quantity the price is for, in thousandths (absent: 1000), kept from such a draft too. */
+  base_quantity_milli?: number | undefined;
   /** The price is a shelf price: the line costs exactly quantity x price (shared/invoice-math extracts the VAT). */
   price_includes_vat: boolean;
   vat_rate_bp: number;
@@ -217,7 +224,8 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       return updateLine(cart, action.index, { discount_bp: action.discount_bp });
     case 'setPrice':
       if (action.unit_price_bani < 0) return cart;
-      return updateLine(cart, action.index, { unit_price_bani: action.unit_price_bani });
+      // A price typed in bani replaces a 4-decimal one.
+      return updateLine(cart, action.index, { unit_price_bani: action.unit_price_bani, unit_price_e4: undefined });
     case 'setExemption':
       return updateLine(cart, action.index, { vat_exemption_reason: action.reason });
     case 'setVatCategory':
@@ -286,6 +294,8 @@ export function cartTotals(cart: Cart): InvoiceTotals {
     cart.lines.map((l) => ({
       quantity_milli: l.quantity_milli,
       unit_price_bani: l.unit_price_bani,
+      unit_price_e4: l.unit_price_e4,
+      base_quantity_milli: l.base_quantity_milli,
       vat_rate_bp: l.vat_rate_bp,
       discount_bp: l.discount_bp,
       vat_category: l.vat_category,
@@ -304,6 +314,8 @@ export function cartItems(cart: Cart): LineInput[] {
     unit: l.unit,
     unit_code: l.unit_code,
     unit_price_bani: l.unit_price_bani,
+    ...(l.unit_price_e4 !== undefined ? { unit_price_e4: l.unit_price_e4 } : {}),
+    ...(l.base_quantity_milli !== undefined && l.base_quantity_milli !== 1000 ? { base_quantity: fromMilli(l.base_quantity_milli) } : {}),
     price_includes_vat: l.price_includes_vat,
     vat_rate: bpToPercent(l.vat_rate_bp),
     discount_percent: bpToPercent(l.discount_bp),

@@ -1,5 +1,6 @@
 import type { InvoiceView, ReceiptView } from '../../shared/ipc';
 import { fromBani, mulDivRound } from '../../shared/money';
+import { fromPriceE4 } from '../../shared/invoice-math';
 import type { Invoice } from '../../shared/schemas/invoice';
 import type { Receipt } from '../../shared/schemas/receipt';
 
@@ -78,7 +79,8 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
       quantity: l.quantity,
       unit: l.unit,
       unit_code: l.unit_code,
-      price: fromBani(l.unit_price_bani),
+      price: fromPriceE4(l.unit_price_e4),
+      base_quantity: l.base_quantity,
       price_includes_vat: l.price_includes_vat,
       vat_rate: l.vat_rate,
       discount_percent: l.discount_percent,

@@ -55,7 +55,9 @@ export function prepared<P extends object, R>(
       // A raw `sql` query compiles against a database; a query builder knows its own.
       const compiled = 'isRawBuilder' in query ? query.compile(db) : query.compile();
       const slotNames = compiled.parameters.map((value) => (typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : null));
-      const unused = names.filter((n) => !slotNames.includes(n));
+      // A Set: an insert of many rows has tens of thousands of names, and includes() made this quadratic.
+      const used = new Set(slotNames);
+      const unused = names.filter((n) => !used.has(n));
       if (unused.length) throw new Error(`prepared query does not use ${unused.join(', ')}: ${compiled.sql}`);
       t = {
         sql: compiled.sql,
@@ -96,6 +98,8 @@ export function prepared<P extends object, R>(
 type TableName = keyof Database & string;
 
 const inserts = new Map<string, PreparedQuery<Record<string, unknown>, unknown>>();
+/** Rows per insert statement: 250 rows of an invoice line's 22 columns bind 5,500 values. */
+const INSERT_CHUNK_ROWS = 250;
 /** Distinct (table, columns, row count) shapes kept; invoices have a handful of line counts in practice. */
 const INSERT_SHAPES = 500;
 
@@ -112,6 +116,15 @@ function setColumns(row: object): string[] {
  */
 export async function insertRows<T extends TableName>(db: Db, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
   if (!rows.length) return;
+  // One statement binds at most a few thousand values: SQLite refuses more than 32,766 parameters and
+  // PostgreSQL more than 65,535, and a 5,000-line invoice has 100,000. Chunks of a fixed size also keep
+  // the prepared shapes few (a full chunk, and the remainder).
+  if (rows.length > INSERT_CHUNK_ROWS) {
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK_ROWS) {
+      await insertRows(db, table, rows.slice(start, start + INSERT_CHUNK_ROWS));
+    }
+    return;
+  }
   const columns = setColumns(rows[0]!);
   const key = columns.join(',');
   if (rows.some((row) => setColumns(row).join(',') !== key)) {

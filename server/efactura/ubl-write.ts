@@ -235,7 +235,14 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
         taxCategory('cac:ClassifiedTaxCategory', l.vat_category, l.vat_rate_bp),
       ]),
       // A VAT-included line's net price carries the decimals that make quantity x price its net (BR-DEC: amounts only).
-      el('cac:Price', [l.unit_price_decimal ? el('cbc:PriceAmount', l.unit_price_decimal, cur) : amount('cbc:PriceAmount', l.unit_price_bani)]),
+      // A price with more decimals than the ban carries them (BR-DEC limits amounts, not BT-146); a price
+      // for more than one unit says for how many (BT-149/BT-150, the line's own unit).
+      el('cac:Price', [
+        l.unit_price_decimal ? el('cbc:PriceAmount', l.unit_price_decimal, cur) : amount('cbc:PriceAmount', l.unit_price_bani),
+        l.base_quantity_milli !== undefined && l.base_quantity_milli !== 1000
+          ? el('cbc:BaseQuantity', formatQuantity(l.base_quantity_milli), { unitCode: l.unit_code })
+          : null,
+      ]),
     ]);
   });
 

@@ -145,7 +145,12 @@ export const lineSchema = z
      * PriceAmount says (BR-DEC limits amounts to 2 decimals, not the price) and what the line is checked against.
      */
     unit_price_decimal: z.string().regex(/^\d{1,15}\.\d{2,12}$/, 'a decimal with 2 to 12 decimals, e.g. "9.257"').optional(),
-    /** quantity x price - allowance, rounded to the ban. */
+    /**
+     * BT-149, the quantity the price is for, in thousandths (absent: 1 unit). Written as cbc:BaseQuantity
+     * with the line's unit code; the line net is then quantity x price / base quantity.
+     */
+    base_quantity_milli: z.int().min(1, 'base quantity must be above 0').optional(),
+    /** quantity x price / base quantity - allowance, rounded to the ban. */
     line_net_bani: bani,
     /** Line discount (BT-136), same sign as the line. */
     allowance_bani: bani.optional(),
@@ -155,11 +160,15 @@ export const lineSchema = z
   })
   .superRefine((l, ctx) => {
     const allowance = l.allowance_bani ?? 0;
-    if (l.unit_price_decimal !== undefined ? !decimalPriceMatches(l.quantity_milli, l.unit_price_decimal, l.line_net_bani + allowance) : !banPriceMatches(l.quantity_milli, l.unit_price_bani, l.line_net_bani + allowance)) {
+    const base = l.base_quantity_milli ?? 1000;
+    const matches = l.unit_price_decimal !== undefined || base !== 1000
+      ? decimalPriceMatches(l.quantity_milli, l.unit_price_decimal ?? banText(l.unit_price_bani), l.line_net_bani + allowance, base)
+      : banPriceMatches(l.quantity_milli, l.unit_price_bani, l.line_net_bani + allowance);
+    if (!matches) {
       ctx.addIssue({
         code: 'custom',
         path: ['line_net_bani'],
-        message: `line net ${l.line_net_bani} + allowance ${allowance} does not match quantity ${l.quantity_milli / 1000} x price ${l.unit_price_decimal ?? `${l.unit_price_bani} bani`}`,
+        message: `line net ${l.line_net_bani} + allowance ${allowance} does not match quantity ${l.quantity_milli / 1000} x price ${l.unit_price_decimal ?? `${l.unit_price_bani} bani`}${base !== 1000 ? ` / base quantity ${base / 1000}` : ''}`,
       });
     }
     checkCategoryRate(l.vat_category, l.vat_rate_bp, ctx, ['vat_rate_bp']);
@@ -172,15 +181,23 @@ function banPriceMatches(quantityMilli: number, priceBani: number, netBeforeAllo
   return Number.isSafeInteger(gross) && Math.abs(gross - netBeforeAllowance * 1000) <= 500;
 }
 
-/** The same for a price with more decimals: |quantity x price - net| at most half a ban, exactly in BigInt. */
-function decimalPriceMatches(quantityMilli: number, price: string, netBeforeAllowance: number): boolean {
+/** Bani as a decimal of lei: 1234 -> "12.34". */
+function banText(priceBani: number): string {
+  return `${Math.trunc(priceBani / 100)}.${String(Math.abs(priceBani) % 100).padStart(2, '0')}`;
+}
+
+/**
+ * The same for a price with more decimals and a base quantity: |quantity x price / base - net| at most
+ * half a ban, exactly in BigInt. In bani, quantity x price / base is q x units x 100 / (10^f x base)
+ * (q and base in thousandths, the price in 10^-f lei); both sides are multiplied by 10^f x base.
+ */
+function decimalPriceMatches(quantityMilli: number, price: string, netBeforeAllowance: number, baseMilli = 1000): boolean {
   const [whole = '0', fraction = ''] = price.split('.');
   const units = BigInt(whole + fraction);
-  // quantity (10^-3) x price (10^-fraction lei) against net (10^-2 lei), all scaled to 10^-(3 + fraction) lei.
-  const scale = 10n ** BigInt(fraction.length + 1);
-  const diff = BigInt(Math.abs(quantityMilli)) * units - BigInt(Math.abs(netBeforeAllowance)) * scale;
+  const denominator = 10n ** BigInt(fraction.length) * BigInt(baseMilli);
+  const diff = BigInt(Math.abs(quantityMilli)) * units * 100n - BigInt(Math.abs(netBeforeAllowance)) * denominator;
   const sameSign = netBeforeAllowance === 0 || (quantityMilli < 0) === (netBeforeAllowance < 0);
-  return sameSign && 2n * (diff < 0n ? -diff : diff) <= scale;
+  return sameSign && 2n * (diff < 0n ? -diff : diff) <= denominator;
 }
 
 function checkCategoryRate(category: VatCategory, rate: number, ctx: z.RefinementCtx, path: (string | number)[]): void {

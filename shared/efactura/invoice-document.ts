@@ -1,5 +1,6 @@
 import { foreignVatId, isOtherEuMemberState } from '../eu';
-import { lineNetUnitPrice, lineVatCategory, type LineVatCategory } from '../invoice-math';
+import { lineNetUnitPrice, lineVatCategory, priceE4Text, type LineVatCategory } from '../invoice-math';
+import { roundHalfAwayFromZero } from '../money';
 import type { SellerSnapshot } from '../schemas/invoice';
 import { CNP_NOT_GIVEN, bucharestSectorCode, eInvoiceDocumentSchema, type EInvoiceDocument, type EInvoiceLine, type VatCategory } from './document';
 import { countyCode } from './ro-counties';
@@ -35,6 +36,10 @@ export interface LineFacts {
   quantity_milli: number;
   unit_code: string | null;
   price_bani: number;
+  /** The price with up to 4 decimals, in ten-thousandths of a leu (absent: `price_bani` x 100). */
+  price_e4?: number | undefined;
+  /** The quantity the price is for, in thousandths (absent: 1000, per unit). */
+  base_quantity_milli?: number | undefined;
   discount_bp: number;
   discount_bani: number;
   net_bani: number;
@@ -294,8 +299,17 @@ function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'
  * BT-146, the net unit price. A shelf (VAT-included) price is not it: the line's own net per unit is,
  * with the decimals that make quantity x price give back the line net (shared/invoice-math lineNetUnitPrice).
  */
-function unitPrice(l: LineFacts): Pick<EInvoiceLine, 'unit_price_bani' | 'unit_price_decimal'> {
-  if (!l.price_includes_vat) return { unit_price_bani: l.price_bani };
+function unitPrice(l: LineFacts): Pick<EInvoiceLine, 'unit_price_bani' | 'unit_price_decimal' | 'base_quantity_milli'> {
+  if (!l.price_includes_vat) {
+    // A net price is written as given, with its decimals (up to 4) and the quantity it is for.
+    const e4 = l.price_e4 ?? l.price_bani * 100;
+    const base = l.base_quantity_milli ?? 1000;
+    return {
+      unit_price_bani: roundHalfAwayFromZero(e4, 100),
+      ...(e4 % 100 !== 0 ? { unit_price_decimal: priceE4Text(e4) } : {}),
+      ...(base !== 1000 ? { base_quantity_milli: base } : {}),
+    };
+  }
   const decimal = lineNetUnitPrice(l.quantity_milli, l.net_bani + l.discount_bani);
   return { unit_price_bani: Math.round(Number(decimal) * 100), unit_price_decimal: decimal };
 }
@@ -451,13 +465,14 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
 /** Lines as shared/invoice-math priced them (`amounts[i]` belongs to `lines[i]`), numbered from 1. */
 export function pricedLineFacts(
-  lines: readonly { description: string; quantity_milli: number; unit_code: string | null; price_bani: number; discount_bp: number; vat_rate_bp: number; vat_category: LineVatCategory | null; vat_exemption_reason: string | null; price_includes_vat?: boolean | undefined }[],
+  lines: readonly { description: string; quantity_milli: number; unit_code: string | null; price_bani: number; price_e4?: number | undefined; base_quantity_milli?: number | undefined; discount_bp: number; vat_rate_bp: number; vat_category: LineVatCategory | null; vat_exemption_reason: string | null; price_includes_vat?: boolean | undefined }[],
   amounts: readonly { discount_bani: number; net_bani: number; vat_bani: number }[],
 ): LineFacts[] {
   return lines.map((l, i) => {
     const a = amounts[i]!;
     return {
       position: i + 1, description: l.description, quantity_milli: l.quantity_milli, unit_code: l.unit_code, price_bani: l.price_bani,
+      price_e4: l.price_e4, base_quantity_milli: l.base_quantity_milli,
       discount_bp: l.discount_bp, discount_bani: a.discount_bani, net_bani: a.net_bani, vat_bani: a.vat_bani, vat_rate_bp: l.vat_rate_bp,
       vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === true,
     };

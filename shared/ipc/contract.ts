@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
 import { zClient, zClientCreate, zClientUpdate } from '../schemas/client';
 import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
-import { LINE_VAT_CATEGORIES, vatCategoryOnZeroRate, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
+import { LINE_VAT_CATEGORIES, MAX_INVOICE_LINES, vatCategoryOnZeroRate, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
+import { zBaseQuantity } from '../invoice-math';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
 import { zCompanyProfile, zCompanyProfileUpdate, zSendToSpvResult } from '../schemas/efactura';
@@ -386,6 +387,13 @@ export const zLineInput = z.object({
   unit_code: z.string().trim().min(1).max(5).default('H87'),
   /** Unit price: without VAT, or with VAT when `price_includes_vat` (a shelf price). */
   unit_price_bani: zNonNegativeBani,
+  /**
+   * The same price with up to 4 decimals, in ten-thousandths of a leu (0,0125 lei = 125); when given it
+   * is the price and `unit_price_bani` only its rounding to the ban.
+   */
+  unit_price_e4: z.number().int().min(0).max(999_999_999_999_999).optional(),
+  /** The quantity the price is for (1 unless given: a price per 1000 SMS says 1000). */
+  base_quantity: zBaseQuantity.optional(),
   /** The price includes VAT: the line costs exactly quantity x price (docs/shelf-prices.md). */
   price_includes_vat: z.boolean().default(false),
   vat_rate: zVatPercent,
@@ -414,7 +422,7 @@ export const zInvoiceDraftInput = z.object({
   spv_environment: z.enum(['live', 'test']).default('live'),
   payment_method: zPaymentMethodType.nullish(),
   observations: z.string().max(2000).nullish(),
-  lines: z.array(zLineInput).min(1).max(500),
+  lines: z.array(zLineInput).min(1).max(MAX_INVOICE_LINES),
 });
 export type InvoiceDraftInput = z.input<typeof zInvoiceDraftInput>;
 
@@ -426,6 +434,10 @@ export const zLineView = z.object({
   unit: z.string(),
   unit_code: z.string(),
   unit_price_bani: zBaniInt,
+  /** The price with its decimals (up to 4), in ten-thousandths of a leu. */
+  unit_price_e4: z.number().int(),
+  /** The quantity the price is for (1 unless given). */
+  base_quantity: z.number(),
   price_includes_vat: z.boolean(),
   vat_rate: z.number(),
   discount_percent: z.number(),

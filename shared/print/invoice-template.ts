@@ -1,7 +1,7 @@
 import { mulDivRound, toBani, type Bani } from '../money';
-import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli } from '../invoice-math';
+import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli, toPriceE4 } from '../invoice-math';
 import type { Invoice, InvoiceLine } from '../schemas/invoice';
-import { formatBani, formatDate, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
+import { formatBani, formatDate, formatPriceE4, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
 import { partyBlock } from './party';
@@ -90,11 +90,22 @@ export function money(value: number): string {
  * unit price as the XML states it (shared lineNetUnitPrice, with its decimals), and its shelf price under it.
  */
 export function unitPriceCell(line: InvoiceLine, labels: PrintLabels): string {
-  if (!line.price_includes_vat) return money(line.price);
+  if (!line.price_includes_vat) return `${unitPrice(line.price)}${basePart(line)}`;
   const decimal = lineNetUnitPrice(toMilli(line.quantity), amount(line.net) + amount(line.discount));
   const [whole = '0', fraction = ''] = decimal.split('.');
   const net = formatScaled(Number(whole + fraction), fraction.length, 'ro');
-  return `${net}<br><span class="muted">${labels.html('shelf.printWithVat', { price: money(line.price) })}</span>`;
+  return `${net}<br><span class="muted">${labels.html('shelf.printWithVat', { price: unitPrice(line.price) })}</span>`;
+}
+
+/** A unit price with the decimals it has, 2 to 4 ('0,0125', '7,459', '12,00'); amounts keep 2. */
+export function unitPrice(value: number): string {
+  return formatPriceE4(toPriceE4(value), 'ro');
+}
+
+/** A price for more than one unit says for how many: ' / 1.000 buc'. */
+function basePart(line: InvoiceLine): string {
+  const base = line.base_quantity ?? 1;
+  return base === 1 ? '' : ` / ${formatQuantity(base, 'ro')} ${esc(line.unit)}`;
 }
 
 export function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoice.titleProforma' | 'print.invoice.titleStorno' {

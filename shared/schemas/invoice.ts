@@ -6,7 +6,7 @@ import { zCompanyProfile } from './efactura';
 import { zClient, zClientCreate } from './client';
 import { DOCUMENT_TYPES } from './series';
 import { zPayment } from './receipt';
-import { LINE_VAT_CATEGORIES, type LineVatCategory } from '../invoice-math';
+import { LINE_VAT_CATEGORIES, zBaseQuantity, zUnitPrice, type LineVatCategory } from '../invoice-math';
 import { ALLOWANCE_REASON_CODES, CHARGE_REASON_CODES } from '../efactura/document';
 
 /**
@@ -43,8 +43,17 @@ export const zInvoiceLineInput = z.object({
   quantity: zQuantity.refine((q) => q !== 0, 'Must not be zero|Nu poate fi zero'),
   unit: z.string().trim().min(1).max(20).default('buc'),
   unit_code: z.string().trim().min(1).max(5).default('H87'),
-  /** Unit price: without VAT, or with VAT when `price_includes_vat` (a shelf price). */
-  price: zMoneyNumber.refine((n) => n >= 0, 'Must not be negative|Nu poate fi negativ'),
+  /**
+   * Unit price: without VAT, or with VAT when `price_includes_vat` (a shelf price). Up to 4 decimals
+   * (0.0125 lei per SMS, fuel at 7.459): the line's amount is rounded to the ban once, from quantity x
+   * price / base_quantity (docs/shelf-prices.md, "Prices with more decimals").
+   */
+  price: zUnitPrice,
+  /**
+   * The quantity `price` is for (UBL BaseQuantity, BT-149): 1 (the default) for a price per unit, 1000
+   * for a price per thousand. Our addition.
+   */
+  base_quantity: zBaseQuantity.default(1),
   /**
    * The price includes VAT (a shop's shelf price): the line then costs exactly quantity x price (less
    * its discount) and its VAT is extracted per rate (docs/shelf-prices.md). Default false: net price.
@@ -111,6 +120,14 @@ export const zInvoiceReferences = z.object({
 });
 export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
 
+/**
+ * Up to this many lines on one invoice. ANAF's rules set no line limit since CIUS-RO 1.0.8 dropped
+ * BR-RO-A999 (999 lines); what bounds an invoice is the 10 MB upload. The longest line our XML writer
+ * can make (name and description at their CIUS-RO limits, in diacritics) takes about 1,460 bytes, so
+ * 5,000 of them stay under 7.5 MB with room for the header (docs/api-decisions.md, "Long invoices").
+ */
+export const MAX_INVOICE_LINES = 5_000;
+
 /** Up to this many discounts and charges on one invoice. */
 export const MAX_ALLOWANCES_CHARGES = 20;
 
@@ -123,8 +140,10 @@ export const zInvoiceLine = z.object({
   quantity: z.number(),
   unit: z.string(),
   unit_code: z.string(),
-  /** As given: without VAT, or with VAT when `price_includes_vat`. */
+  /** As given, with its decimals (up to 4): without VAT, or with VAT when `price_includes_vat`. */
   price: z.number(),
+  /** The quantity `price` is for (1 unless given). Optional in the type for a service from before it. */
+  base_quantity: z.number().optional(),
   /** Whether `price` includes VAT. The service always sends it; optional for a service from before it (then false). */
   price_includes_vat: z.boolean().optional(),
   vat_rate: z.number(),
@@ -322,7 +341,7 @@ export const zInvoiceCreate = z.object({
   spv_environment: z.enum(['live', 'test']).default('live'),
   payment_method: zPaymentMethodType.optional(),
   observations: z.string().max(2000).optional(),
-  items: z.array(zInvoiceLineInput).min(1).max(500),
+  items: z.array(zInvoiceLineInput).min(1).max(MAX_INVOICE_LINES),
   allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).default([]),
   references: zInvoiceReferences.optional(),
   reservation_token: z.string().optional(),
@@ -349,7 +368,7 @@ export const zInvoiceUpdate = z.object({
   spv_environment: z.enum(['live', 'test']).optional(),
   payment_method: zPaymentMethodType.nullable().optional(),
   observations: z.string().max(2000).nullable().optional(),
-  items: z.array(zInvoiceLineInput).min(1).max(500).optional(),
+  items: z.array(zInvoiceLineInput).min(1).max(MAX_INVOICE_LINES).optional(),
   /** Replaces every discount and charge on the whole invoice when sent. */
   allowances_charges: z.array(zAllowanceChargeInput).max(MAX_ALLOWANCES_CHARGES).optional(),
   /** Replaces the references when sent (null: none). */

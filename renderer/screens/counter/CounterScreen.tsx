@@ -135,6 +135,9 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
             unit_code: l.unit_code,
             quantity_milli: toMilli(l.quantity),
             unit_price_bani: l.unit_price_bani,
+            // Kept exactly: a draft priced with 4 decimals (or per 1 000 units) is saved back unchanged.
+            unit_price_e4: l.unit_price_e4,
+            base_quantity_milli: toMilli(l.base_quantity),
             price_includes_vat: l.price_includes_vat,
             vat_rate_bp: percentToBp(l.vat_rate),
             discount_bp: percentToBp(l.discount_percent),

@@ -2,7 +2,7 @@ import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react
 import type { LineAmounts } from '../../../shared/invoice-math';
 import { LINE_VAT_CATEGORIES } from '../../../shared/schemas/invoice';
 import { useI18n } from '../../i18n/I18nProvider';
-import { formatBani, formatQuantity, formatScaled, parsePercentInput } from '../../lib/format';
+import { formatBani, formatPriceE4, formatQuantity, formatScaled, parsePercentInput } from '../../lib/format';
 import type { CartAction, CartLine } from '../../counter/cart';
 import { readQuantity } from '../../counter/scanner';
 import type { LineStockWarning } from '../../counter/stock-warning';
@@ -190,7 +190,8 @@ export function LinesTable(props: {
                 </td>
                 {/* A shelf price is billed as it is, a net price gets VAT added: said on hover, the row keeps its width. */}
                 <td className="num" data-testid="line-price" title={line.price_includes_vat ? t('products.gross') : t('products.net')}>
-                  {formatBani(line.unit_price_bani, language)}
+                  {formatPriceE4(line.unit_price_e4 ?? line.unit_price_bani * 100, language)}
+                  {line.base_quantity_milli && line.base_quantity_milli !== 1000 ? ` / ${formatQuantity(line.base_quantity_milli / 1000, language)} ${line.unit}` : ''}
                 </td>
                 <td className="num">
                   <NumberCell

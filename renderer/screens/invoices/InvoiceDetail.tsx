@@ -9,7 +9,7 @@ import { useIpcMutation, useIpcQuery } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import { describeError, describeIpcError } from '../../lib/errors';
 import { todayInBucharest } from '../../../shared/dates';
-import { formatBani, formatDate, formatMoney, formatPercent, formatQuantity, formatTimestamp, parseAmountInput } from '../../lib/format';
+import { formatBani, formatDate, formatMoney, formatPercent, formatPriceE4, formatQuantity, formatTimestamp, parseAmountInput } from '../../lib/format';
 import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { partyCodeOnScreen } from '../../lib/party-code';
@@ -184,7 +184,7 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                     <td className="num">
                       {formatQuantity(l.quantity, language)} <span className="muted small">{l.unit}</span>
                     </td>
-                    <td className="num">{formatBani(l.unit_price_bani, language)}</td>
+                    <td className="num">{formatPriceE4(l.unit_price_e4, language)}{l.base_quantity !== 1 ? ` / ${formatQuantity(l.base_quantity, language)} ${l.unit}` : ''}</td>
                     <td className="num">{l.discount_percent ? formatPercent(l.discount_percent, language) : ''}</td>
                     <td className="num">
                       {invoice.reverse_charge ? 'TI' : formatPercent(l.vat_rate, language)} <span className="muted small">{formatBani(l.vat_bani, language)}</span>

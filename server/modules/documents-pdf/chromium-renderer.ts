@@ -12,8 +12,11 @@ export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
  */
 export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] as const;
 
-/** How long one document may take to print before the request gives up (a wedged browser). */
-const RENDER_TIMEOUT_MS = 30_000;
+/**
+ * How long one document may take to print before the request gives up (a wedged browser). An invoice
+ * of 5,000 lines (MAX_INVOICE_LINES) is some 150 pages: 20-40 s on a busy two-core machine, so 2 minutes.
+ */
+const RENDER_TIMEOUT_MS = 120_000;
 
 /**
  * The system Chromium, driven by playwright-core (which downloads no browser of its own). Launched on

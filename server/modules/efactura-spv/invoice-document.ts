@@ -6,7 +6,7 @@ import { sellerSnapshotOf, zPartySnapshot, zSellerSnapshot, type LineVatCategory
 import type { CompanyProfile } from '../../../shared/schemas/efactura';
 import type { InvoiceLinesTable, InvoicesTable } from '../invoicing/tables';
 import { loadCompanyProfile } from './company-profile';
-import { storedAdjustments, storedReferences } from '../invoicing/pricing';
+import { storedAdjustments, storedBaseMilli, storedPriceE4, storedReferences } from '../invoicing/pricing';
 import './messages';
 
 /**
@@ -54,7 +54,7 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
     references: storedReferences(invoice.references_json),
     lines: src.lines.map((l) => ({
       position: Number(l.position), description: l.description, quantity_milli: Number(l.quantity_milli), unit_code: l.unit_code,
-      price_bani: Number(l.price_bani), discount_bp: Number(l.discount_bp), discount_bani: Number(l.discount_bani), net_bani: Number(l.net_bani),
+      price_bani: Number(l.price_bani), price_e4: storedPriceE4(l), base_quantity_milli: storedBaseMilli(l), discount_bp: Number(l.discount_bp), discount_bani: Number(l.discount_bani), net_bani: Number(l.net_bani),
       vat_bani: Number(l.vat_bani), vat_rate_bp: Number(l.vat_rate_bp), vat_category: l.vat_category as LineVatCategory | null,
       vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: Number(l.price_includes_vat) === 1,
     })),

@@ -8,7 +8,7 @@ import { insertInvoice } from './invoice-store';
 import { invoiceView } from './invoice-view';
 import { assertEinvoicingReady } from './einvoicing-ready';
 import { lockInvoiceRow } from './payment-store';
-import { price, storedAdjustments, storedReferences, type LineIntegers } from './pricing';
+import { price, storedAdjustments, storedBaseMilli, storedPriceE4, storedReferences, type LineIntegers } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { todayAt } from './numbering';
 import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge';
@@ -33,6 +33,8 @@ function toIntegers(rows: InvoiceLinesTable[], negate: boolean): LineIntegers[] 
     unit: r.unit,
     unit_code: r.unit_code,
     price_bani: Number(r.price_bani),
+    price_e4: storedPriceE4(r),
+    base_quantity_milli: storedBaseMilli(r),
     vat_rate_bp: Number(r.vat_rate_bp),
     discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason,

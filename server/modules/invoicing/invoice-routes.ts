@@ -9,6 +9,7 @@ import {
   INVOICE_STATUSES, PAID_STATES, zInvoice, zInvoiceCreate, zInvoiceIssue, zInvoiceUpdate,
 } from '../../../shared/schemas/invoice';
 import { isWalkInBuyer, walkInBuyer, zPartySnapshot, type Invoice } from '../../../shared/schemas/invoice';
+import { fromMilli, fromPriceE4 } from '../../../shared/invoice-math';
 import { AlreadyCreated, assignInvoiceNumber, checkDraftSeries, type AssignContext } from './invoice-numbering';
 import {
   findByLocalUuid, findInvoice, insertInvoice, invoiceViews, invoiceWithLines, INVOICE_EXPANSIONS,
@@ -21,11 +22,12 @@ import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow } from './payment-store';
 import { recordGap, todayAt } from './numbering';
 import { buyerSnapshot, findClient } from './catalog-bridge';
-import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedPriced, storedReferences } from './pricing';
+import { adjustmentInput, adjustmentsJson, breakdownJson, lineRows, referencesJson, storedAdjustments, storedBaseMilli, storedPriced, storedPriceE4, storedReferences } from './pricing';
 import { checkBeforeNumbering } from './efactura-check';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable } from './tables';
 import { moveStockForInvoice } from '../stock/invoice-stock';
+import { insertRows } from '../../db/prepared';
 import './messages';
 import { emitEvent } from '../webhooks/events';
 import { INVOICES_SEARCH } from './migrations/0210_search';
@@ -73,6 +75,13 @@ const INVOICE_ERRORS = {
   reservation_released: 409, reservation_consumed: 409, oauth_not_configured: 400, efactura_invalid_invoice: 422,
 };
 
+/**
+ * An invoice may have MAX_INVOICE_LINES (5,000) lines, each with a description of up to 500 characters:
+ * past the service's 1 MiB. 16 MiB holds 5,000 such lines even with every character escaped in the JSON.
+ * The key and its budget are checked before the body is read (platform/route.ts), as for any route.
+ */
+const INVOICE_BODY_LIMIT = 16 * 1024 * 1024;
+
 const createInvoice = defineRoute({
   method: 'POST', path: '/invoices', operationId: 'createInvoice', summary: 'Create an invoice (draft or issued)',
   description:
@@ -83,7 +92,7 @@ const createInvoice = defineRoute({
     'extracted per rate. The buyer is `client_id`, a new `client`, or `walk_in: true` for a person who gives no identification ' +
     '(no client; the buyer is "Persoană fizică", e-Factura CNP 0000000000000); an issued invoice needs one of the three. ' +
     'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
-  tags: ['invoices'], scope: 'invoices:write', create: true,
+  tags: ['invoices'], scope: 'invoices:write', create: true, bodyLimit: INVOICE_BODY_LIMIT,
   body: zInvoiceCreate, aliases: INVOICE_CREATE_ALIASES, response: zInvoice, errors: INVOICE_ERRORS,
   handler: async (ctx) => {
     const b = ctx.body;
@@ -185,6 +194,7 @@ const updateInvoice = defineRoute({
   method: 'PUT', path: '/invoices/:id', operationId: 'updateInvoice', summary: 'Update a draft invoice',
   description: 'Drafts only (409 `invoice_not_draft`). `items`, when sent, replaces every line. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', params: idParams, body: zInvoiceUpdate, aliases: INVOICE_UPDATE_ALIASES, response: zInvoice,
+  bodyLimit: INVOICE_BODY_LIMIT,
   errors: { resource_missing: 404, invoice_not_draft: 409, oauth_not_configured: 400 },
   handler: async (ctx) => {
     const b = ctx.body;
@@ -241,7 +251,8 @@ const updateInvoice = defineRoute({
       const { id: _id, company_id: _c, ...changes } = next;
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
       await trx.deleteFrom('invoice_lines').where('invoice_id', '=', current.id).execute();
-      await trx.insertInto('invoice_lines').values(lineRows(current.id, ctx.companyId, priced, () => newId('invl'))).execute();
+      // In chunks: a draft of 5,000 lines has more values than one statement may bind.
+      await insertRows(trx, 'invoice_lines', lineRows(current.id, ctx.companyId, priced, () => newId('invl')));
       await emitEvent(trx, ctx.companyId, 'invoice.updated', invoiceView(next), ctx.now);
       return next;
     });
@@ -261,7 +272,7 @@ export async function currentItems(trx: Parameters<typeof findInvoice>[0], invoi
   const rows = await trx.selectFrom('invoice_lines').selectAll().where('invoice_id', '=', invoiceId).orderBy('position').execute();
   return rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity: Number(r.quantity_milli) / 1000, unit: r.unit,
-    unit_code: r.unit_code, price: Number(r.price_bani) / 100, vat_rate: Number(r.vat_rate_bp) / 100,
+    unit_code: r.unit_code, price: fromPriceE4(storedPriceE4(r)), base_quantity: fromMilli(storedBaseMilli(r)), vat_rate: Number(r.vat_rate_bp) / 100,
     discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category,
     price_includes_vat: Number(r.price_includes_vat) === 1,
   }));

@@ -1,11 +1,11 @@
-import { bpToPercent, fromMilli, storedBreakdownCategory } from '../../../shared/invoice-math';
+import { bpToPercent, fromMilli, fromPriceE4, storedBreakdownCategory } from '../../../shared/invoice-math';
 import { fromBani } from '../../../shared/money';
 import { lineVatCategory, type Invoice, type InvoiceLine, type LineVatCategory, type SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { Client } from '../../../shared/schemas/client';
 import type { Payment } from '../../../shared/schemas/receipt';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
 import { bool, toRonBani } from './views';
-import { storedAdjustments, storedReferences } from './pricing';
+import { storedAdjustments, storedBaseMilli, storedPriceE4, storedReferences } from './pricing';
 
 interface StoredBreakdown {
   vat_rate_bp: number;
@@ -26,7 +26,8 @@ export function lineView(row: InvoiceLinesTable): InvoiceLine {
     quantity: fromMilli(Number(row.quantity_milli)),
     unit: row.unit,
     unit_code: row.unit_code,
-    price: fromBani(Number(row.price_bani)),
+    price: fromPriceE4(storedPriceE4(row)),
+    base_quantity: fromMilli(storedBaseMilli(row)),
     price_includes_vat: Number(row.price_includes_vat) === 1,
     vat_rate: bpToPercent(Number(row.vat_rate_bp)),
     discount_percent: bpToPercent(Number(row.discount_bp)),

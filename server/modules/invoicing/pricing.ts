@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { bpToPercent, computeTotals, percentToBp, toMilli, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
-import { fromBani, toBani } from '../../../shared/money';
+import { bpToPercent, computeTotals, lineAmountBani, percentToBp, toMilli, toPriceE4, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
+import { fromBani, roundHalfAwayFromZero, toBani } from '../../../shared/money';
 import type { InvoiceReferences, LineVatCategory, zAllowanceChargeInput, zInvoiceLineInput } from '../../../shared/schemas/invoice';
 import type { AdjustmentFacts } from '../../../shared/efactura/invoice-document';
 import { MAX_AMOUNT, MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
@@ -17,13 +17,33 @@ export interface LineIntegers {
   quantity_milli: number;
   unit: string;
   unit_code: string;
+  /** The price rounded to the ban, for readers that know only bani; `price_e4` is the price. */
   price_bani: number;
+  /** The unit price in ten-thousandths of a leu, exactly as given (migration 0270). */
+  price_e4: number;
+  /** The quantity the price is for, in thousandths (1000: per unit). Migration 0270. */
+  base_quantity_milli: number;
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;
   vat_category: LineVatCategory | null;
-  /** `price_bani` includes VAT (a shelf price). */
+  /** `price_e4` includes VAT (a shelf price). */
   price_includes_vat: boolean;
+}
+
+/** The price in bani that a 4-decimal price rounds to (half away from zero), kept in `price_bani`. */
+export function priceBaniOf(priceE4: number): number {
+  return roundHalfAwayFromZero(priceE4, 100);
+}
+
+/** A stored line's exact price: `price_e4`, or for a line stored before migration 0270 `price_bani` x 100. */
+export function storedPriceE4(row: { price_bani: number; price_e4?: number | null }): number {
+  return row.price_e4 === null || row.price_e4 === undefined ? Number(row.price_bani) * 100 : Number(row.price_e4);
+}
+
+/** A stored line's base quantity in thousandths (1000 before migration 0270). */
+export function storedBaseMilli(row: { base_quantity_milli?: number | null }): number {
+  return row.base_quantity_milli === null || row.base_quantity_milli === undefined ? 1000 : Number(row.base_quantity_milli);
 }
 
 /** A discount or charge on the whole invoice in integers; `amount_bani` has the invoice's sign. */
@@ -117,9 +137,11 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
     if (!problems[`items.${i}.vat_rate`] && !allowedRatesBp.has(rate)) {
       problems[`items.${i}.vat_rate`] = 'Not a VAT rate of the company (21, 19, 11, 9, 5, 0 or a custom rate).|Nu este o cotă TVA a firmei (21, 19, 11, 9, 5, 0 sau o cotă proprie).';
     }
-    const priceBani = at('price', () => toBani(item.price));
+    const priceE4 = at('price', () => toPriceE4(item.price));
+    const baseMilli = at('base_quantity', () => toMilli(item.base_quantity));
+    if (!problems[`items.${i}.base_quantity`] && baseMilli <= 0) problems[`items.${i}.base_quantity`] = 'Must be above 0.|Trebuie să fie peste 0.';
     // A line's amount is a money amount too: it obeys the same limit as any member.
-    if (!problems[`items.${i}.price`] && Math.abs(quantity * priceBani) / 1000 > MAX_AMOUNT_BANI) {
+    if (!problems[`items.${i}.price`] && !problems[`items.${i}.base_quantity`] && !lineWithinLimit(quantity, priceE4, baseMilli)) {
       problems[`items.${i}.price`] =
         `quantity × price must be at most ${MAX_AMOUNT} lei.|cantitate × preț trebuie să fie cel mult ${MAX_AMOUNT} lei.`;
     }
@@ -129,7 +151,9 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
       quantity_milli: quantity,
       unit: item.unit,
       unit_code: item.unit_code,
-      price_bani: priceBani,
+      price_bani: priceBaniOf(priceE4),
+      price_e4: priceE4,
+      base_quantity_milli: baseMilli > 0 ? baseMilli : 1000,
       vat_rate_bp: rate,
       discount_bp: at('discount_percent', () => percentToBp(item.discount_percent)),
       vat_exemption_reason: item.vat_exemption_reason ?? null,
@@ -140,12 +164,21 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
   return { lines, problems };
 }
 
+/** quantity x price / base within MAX_AMOUNT (computed exactly: the product may pass 2^53). */
+function lineWithinLimit(quantityMilli: number, priceE4: number, baseMilli: number): boolean {
+  try {
+    return Math.abs(lineAmountBani(quantityMilli, priceE4, baseMilli > 0 ? baseMilli : 1000)) <= MAX_AMOUNT_BANI;
+  } catch {
+    return false;
+  }
+}
+
 /** Totals with the same function the desktop app runs offline: the two agree to the ban. */
 export function price(lines: LineIntegers[], reverseCharge: boolean, adjustments: readonly AdjustmentIntegers[] = []): Priced {
   const totals = computeTotals(
     lines.map((l) => ({
-      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category,
-      price_includes_vat: l.price_includes_vat,
+      quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, unit_price_e4: l.price_e4, base_quantity_milli: l.base_quantity_milli, vat_rate_bp: l.vat_rate_bp,
+      discount_bp: l.discount_bp, vat_category: l.vat_category, price_includes_vat: l.price_includes_vat,
     })),
     { reverse_charge: reverseCharge, adjustments },
   );
@@ -178,7 +211,7 @@ export function lineRows(invoiceId: string, companyId: string, priced: Priced, n
 export function storedPriced(rows: readonly InvoiceLinesTable[], reverseCharge: boolean, adjustments: readonly AdjustmentIntegers[] = []): Priced {
   return price(rows.map((r) => ({
     product_id: r.product_id, description: r.description, quantity_milli: Number(r.quantity_milli), unit: r.unit, unit_code: r.unit_code,
-    price_bani: Number(r.price_bani), vat_rate_bp: Number(r.vat_rate_bp), discount_bp: Number(r.discount_bp),
+    price_bani: Number(r.price_bani), price_e4: storedPriceE4(r), base_quantity_milli: storedBaseMilli(r), vat_rate_bp: Number(r.vat_rate_bp), discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category, price_includes_vat: Number(r.price_includes_vat) === 1,
   })), reverseCharge, adjustments);
 }

@@ -144,7 +144,15 @@ export interface InvoiceLinesTable {
   quantity_milli: number;
   unit: string;
   unit_code: string;
+  /** The price rounded to the ban; `price_e4` is the price itself. */
   price_bani: number;
+  /**
+   * The unit price in ten-thousandths of a leu, as given (up to 4 decimals). Null on lines stored before
+   * migration 0270, whose price is `price_bani` (see storedPriceE4 in pricing.ts).
+   */
+  price_e4: number | null;
+  /** The quantity the price is for, in thousandths (1000 = per unit); null before migration 0270 (= 1000). */
+  base_quantity_milli: number | null;
   vat_rate_bp: number;
   discount_bp: number;
   vat_exemption_reason: string | null;

@@ -100,7 +100,7 @@ describe.each(DIALECTS)('invoices on %s', (dialect) => {
       expectError(await firm.call('POST', '/invoices', { series_id: seriesId, client_id: strangerClient.id, items: [LINE] }), 404, 'resource_missing');
       // The wire schema answers first; then the server's own checks, every problem at once.
       const malformed = await firm.call('POST', '/invoices', {
-        client_id: clientId, series_id: seriesId, items: [{ ...LINE, price: 1.234 }, { ...LINE, quantity: 0 }, { ...LINE, description: '' }],
+        client_id: clientId, series_id: seriesId, items: [{ ...LINE, price: 1.23456 }, { ...LINE, quantity: 0 }, { ...LINE, description: '' }],
       });
       expectError(malformed, 422, 'validation_error');
       expect(Object.keys(malformed.body.error.fields).sort()).toEqual(['items.0.price', 'items.1.quantity', 'items.2.description']);
