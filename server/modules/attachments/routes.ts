@@ -134,7 +134,7 @@ const uploadAttachment = defineRoute({
     const row: DocumentAttachmentsTable = {
       id: newId('att'), company_id: ctx.companyId, document_type: b.document_type, document_id: b.document_id, file_name: fileName,
       content_type: b.content_type ?? sniffed, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
-      description: b.description ?? null, content: bytes, created_at: ctx.now,
+      description: b.description ?? null, content: bytes.toString('base64'), created_at: ctx.now,
     };
     await ctx.db.transaction().execute(async (trx) => {
       // On PostgreSQL two uploads to one firm could both pass the checks: the firm's row serializes them.
@@ -190,7 +190,7 @@ const downloadAttachment = defineRoute({
     const row = await findAttachment(ctx, ctx.params.id, 'read');
     const file = await ctx.db.selectFrom('document_attachments').select('content').where('company_id', '=', ctx.companyId).where('id', '=', row.id)
       .executeTakeFirstOrThrow();
-    return binaryReply(row.content_type, Buffer.from(file.content), headerName(row.file_name));
+    return binaryReply(row.content_type, Buffer.from(file.content, 'base64'), headerName(row.file_name));
   },
 });
 

@@ -12,8 +12,8 @@ export interface DocumentAttachmentsTable {
   /** Hex SHA-256 of `content`: the client can check a download, and we can see the same file twice. */
   sha256: string;
   description: string | null;
-  /** The file itself (SQLite BLOB, PostgreSQL bytea): bytes in the database, see docs/api-decisions.md. */
-  content: Buffer;
+  /** The file itself, base64: bytes in the database, see docs/api-decisions.md. */
+  content: string;
   created_at: number;
 }
 

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('attachments on documents on %s', (dialect) => {
     });
     const row = await db().selectFrom('document_attachments').selectAll().where('id', '=', a.id).executeTakeFirstOrThrow();
     expect(row.company_id).toBe(f.companyId);
-    expect(Buffer.from(row.content).equals(PDF), 'the bytes in the database').toBe(true);
+    expect(Buffer.from(row.content, 'base64').equals(PDF), 'the bytes in the database').toBe(true);
 
     const down = await fetchRaw(env, f.key, `/documents/attachments/${a.id}/download`);
     expect(down.status).toBe(200);

@@ -1,9 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 // Issue 18: files attached to documents, kept in the database itself (docs/api-decisions.md,
-// "Attachments on documents"). `bytea` is PostgreSQL's byte string; SQLite takes any type name and
-// stores a Buffer as a BLOB whatever the column's affinity, so one migration serves both dialects.
-// No foreign key to the document: it is one of several tables (document_type says which).
+// "Attachments on documents"), base64 text as supplier_bill_pdfs keeps ANAF's PDFs: the same column on
+// both dialects, and the firm's transfer (JSON lines, server/transfer) carries it unchanged, where a
+// byte column would need its own encoding there. No foreign key to the document: it is one of several
+// tables (document_type says which).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('document_attachments')
@@ -16,7 +17,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('size', 'bigint', (c) => c.notNull())
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('description', 'text')
-    .addColumn('content', sql`bytea`, (c) => c.notNull())
+    .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
