@@ -50,6 +50,21 @@ async function requireDocument(db: Db, companyId: string, type: AttachmentDocume
   if (!row) throw notFound('document_id');
 }
 
+/**
+ * Files of documents that are gone (a deleted draft, a voided invoice deleted later) are dropped before
+ * the firm's quota is counted: they can no longer be listed (the list checks the document first), and
+ * must not fill the quota. Soft-deleted clients and products still exist, and keep their files.
+ */
+async function sweepOrphans(db: Db, companyId: string): Promise<void> {
+  for (const [type, { table }] of Object.entries(DOCUMENTS)) {
+    await db.deleteFrom('document_attachments')
+      .where('company_id', '=', companyId).where('document_type', '=', type)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom(table).select(sql.lit(1).as('one')).whereRef(`${table}.id`, '=', 'document_attachments.document_id').where(`${table}.company_id`, '=', companyId))))
+      .execute();
+  }
+}
+
 function tooLarge(bytes: number): ApiError {
   return new ApiError(413, 'invalid_request_error', 'attachment_too_large', {
     param: 'content', vars: { size_mb: Math.max(1, Math.round(bytes / MIB)), limit_mb: ATTACHMENT_MAX_BYTES / MIB },
@@ -139,6 +154,7 @@ const uploadAttachment = defineRoute({
     await ctx.db.transaction().execute(async (trx) => {
       // On PostgreSQL two uploads to one firm could both pass the checks: the firm's row serializes them.
       if (ctx.dialect === 'postgres') await trx.selectFrom('companies').select('id').where('id', '=', ctx.companyId).forUpdate().execute();
+      await sweepOrphans(trx, ctx.companyId);
       const onDocument = await trx.selectFrom('document_attachments').select(sql<number>`count(*)`.as('n'))
         .where('company_id', '=', ctx.companyId).where('document_type', '=', b.document_type).where('document_id', '=', b.document_id)
         .executeTakeFirstOrThrow();

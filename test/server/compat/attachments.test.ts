@@ -97,6 +97,20 @@ describe.each(DIALECTS)('attachments on documents on %s', (dialect) => {
     expect(await db().selectFrom('document_attachments').select('id').where('document_id', '=', inv.id).execute()).toHaveLength(0);
   });
 
+  it('drops the files of a document that is gone before counting the firm\'s quota; a deleted client keeps its files', async () => {
+    const draft = await invoice(f, { is_draft: true });
+    const lost = (await f.ok('POST', '/documents/attachments', { document_type: 'invoice', document_id: draft.id, file_name: 'ciorna.pdf', content: PDF.toString('base64') }, 201)).body.data;
+    const client = (await f.ok('POST', '/clients', { type: 'person', name: 'Maria Ionescu' }, 201)).body.data;
+    const kept = (await f.ok('POST', '/documents/attachments', { document_type: 'client', document_id: client.id, file_name: 'ci.png', content: PNG.toString('base64') }, 201)).body.data;
+    await f.ok('DELETE', `/invoices/${draft.id}`);
+    await f.ok('DELETE', `/clients/${client.id}`);
+    expect(await db().selectFrom('document_attachments').select('id').where('id', '=', lost.id).executeTakeFirst(), 'not yet swept').toBeDefined();
+    await f.ok('POST', '/documents/attachments', { document_type: 'client', document_id: client.id, file_name: 'ci-verso.png', content: PNG.toString('base64') }, 201);
+    expect(await db().selectFrom('document_attachments').select('id').where('id', '=', lost.id).executeTakeFirst()).toBeUndefined();
+    expect(await db().selectFrom('document_attachments').select('id').where('id', '=', kept.id).executeTakeFirst()).toBeDefined();
+    expectError(await f.call('GET', `/documents/attachments/${lost.id}`), 404, 'resource_missing');
+  });
+
   it('answers 404 to another firm, for its documents and its files, and asks the document\'s scope', async () => {
     const inv = await invoice(f);
     const a = (await f.ok('POST', '/documents/attachments', { document_type: 'invoice', document_id: inv.id, file_name: 'a.pdf', content: PDF.toString('base64') }, 201)).body.data;
