@@ -11,11 +11,14 @@ import { documentsPdfRoutes } from './documents-pdf/routes';
 import { invoiceEmailRoutes } from './invoice-email/routes';
 import { webhooksRoutes } from './webhooks/routes';
 import { compatRoutes } from './compat/routes';
+import { attachmentsRoutes } from './attachments/routes';
+import { efacturaSdkRoutes } from './compat/efactura-sdk';
+import { documentTemplatesRoutes } from './document-templates/routes';
 import { patchTwins } from './compat/alias';
 
 const moduleRoutes: AnyRoute[] = [
   ...metaRoutes, ...catalogRoutes, ...invoicingRoutes, ...expensesRoutes, ...efacturaSpvRoutes, ...importsRoutes, ...accountingRoutes, ...stockRoutes,
-  ...documentsPdfRoutes, ...invoiceEmailRoutes, ...webhooksRoutes, ...compatRoutes,
+  ...documentsPdfRoutes, ...invoiceEmailRoutes, ...webhooksRoutes, ...compatRoutes, ...attachmentsRoutes, ...efacturaSdkRoutes, ...documentTemplatesRoutes,
 ];
 
 /**

@@ -53,6 +53,9 @@ const COVERED = [
   'setProductStock',
   'getWebhook', 'updateWebhook', 'deleteWebhook', 'testWebhook', 'listWebhookDeliveries', 'listWebhookLogs',
   'getWebhookDelivery', 'replayWebhookDelivery', 'retryWebhookLog',
+  // Contazen's documents and e-Factura calls (issue 18, part B).
+  'getAttachment', 'downloadAttachment', 'deleteAttachment', 'getDocumentTemplate', 'updateDocumentTemplate', 'deleteDocumentTemplate',
+  'validateInvoiceEfactura', 'cancelEfacturaSubmission',
 ] as const;
 
 /** Routes whose path parameter names nothing of a company: ANAF's public registry, keyed by any CUI. */
@@ -661,6 +664,26 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
         create: delivery, method: 'POST', path, witness: (id) => [`/webhooks/${hookId}/deliveries/${id}`], ownerStatus: 200,
       });
     }
+  });
+
+  it('isolates attachments, document templates, and the e-Factura validate and cancel of an invoice', async () => {
+    const attachment = async (key: string) => {
+      const client = await created(key, '/clients', { type: 'person', name: 'Ion Popescu' });
+      return (await created(key, '/documents/attachments', {
+        document_type: 'client', document_id: client.id, file_name: 'act.pdf', content: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64'),
+      })).id;
+    };
+    await isolated({ create: attachment, paths: (id) => [`/documents/attachments/${id}`, `/documents/attachments/${id}/download`], methods: ['GET'] });
+    await isolated({ create: attachment, paths: (id) => [`/documents/attachments/${id}`], methods: ['DELETE'] });
+    const template = async (key: string) => (await created(key, '/documents/templates', { name: 'Magazin', type: 'invoice', content: '<p>{{invoice.number}}</p>' })).id;
+    const t = await isolated({ create: template, paths: (id) => [`/documents/templates/${id}`], methods: ['GET', 'PUT', 'PATCH', 'DELETE'], update: { name: 'Furat' } });
+    const theirs = await server.api(t.stranger.api_key, 'GET', '/documents/templates');
+    expect(theirs.body.data.map((x: { id: string }) => x.id)).not.toContain(t.id);
+    const issued = async (key: string) => (await invoice(await asFirm(key))).id;
+    const witness = (id: string) => [`/invoices/${id}`, `/efactura/invoice/${id}/status`];
+    await expectActionIsolated({ create: issued, method: 'POST', path: (id) => `/efactura/validate/${id}`, body: {}, witness, ownerStatus: 200 });
+    // The owner's invoice was never submitted: its own cancel reaches the route and is refused for that (409), not for tenancy.
+    await expectActionIsolated({ create: issued, method: 'POST', path: (id) => `/efactura/cancel/${id}`, body: {}, witness, ownerStatus: 409 });
   });
 
   it('probed every route named in COVERED', () => {

@@ -57,6 +57,9 @@ async function numberingView(base: string, firm: Firm, seriesId: string) {
   };
 }
 
+/** A small PDF with binary bytes: what a byte column would not have carried through JSON. */
+const ATTACHMENT = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.from([0, 1, 2, 0xff, 0xfe, 0x80]), Buffer.from('\n%%EOF\n')]);
+
 describe('export from SQLite, import into PostgreSQL', () => {
   let source: TestServer;
   let target: TestStorage;
@@ -80,6 +83,9 @@ describe('export from SQLite, import into PostgreSQL', () => {
       await issue(firm, { client_id: client.id, series_id: series.id, reservation_token: reserved.data[0].token, device_id: 'dev-a', client_local_uuid: crypto.randomUUID() });
       await firm.ok('POST', `/invoice-series/reservations/${reserved.data[1].token}/release?device_id=dev-a`);
       await firm.ok('POST', '/products', { name: `Produs ${f}`, price: 12.5, vat_rate: 21 });
+      // A file attached (bytes in the database, base64) and a template: they travel with the firm.
+      await firm.ok('POST', '/documents/attachments', { document_type: 'client', document_id: client.id, file_name: 'act.pdf', content: ATTACHMENT.toString('base64') });
+      await firm.ok('POST', '/documents/templates', { name: 'Magazin', type: 'invoice', content: '<h1>{{invoice.number}}</h1>' });
       firms.push({ firm, seriesId: series.id });
     }
     const before = await Promise.all(firms.map((f) => numberingView(source.base, f.firm, f.seriesId)));
@@ -101,11 +107,14 @@ describe('export from SQLite, import into PostgreSQL', () => {
       .filter((n) => !n.startsWith('sqlite_') && !n.startsWith('kysely_') && !/_search($|_)/.test(n));
     const counts = await rowCounts(source.storage, tables);
     expect(await rowCounts(target.storage, tables)).toEqual(counts);
-    for (const t of ['companies', 'api_keys', 'invoices', 'invoice_lines', 'number_series', 'series_counters', 'number_reservations', 'number_gaps', 'products', 'clients']) {
+    for (const t of ['companies', 'api_keys', 'invoices', 'invoice_lines', 'number_series', 'series_counters', 'number_reservations', 'number_gaps', 'products', 'clients', 'document_attachments', 'document_templates']) {
       expect(counts[t], t).toBeGreaterThan(0);
     }
     const hashes = (s: Storage) => s.db.selectFrom('api_keys').select(['id', 'key_hash']).orderBy('id').execute();
     expect(await hashes(target.storage)).toEqual(await hashes(source.storage));
+    const files = await target.storage.db.selectFrom('document_attachments').select(['content', 'sha256']).execute();
+    expect(files).toHaveLength(2);
+    for (const file of files) expect(Buffer.from(file.content, 'base64').equals(ATTACHMENT), 'the attached bytes, moved').toBe(true);
 
     // The new service answers the same keys with the same numbers, gaps and documents.
     const { app } = buildApp({ storage: target.storage, clock: source.clock });

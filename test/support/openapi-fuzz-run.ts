@@ -109,6 +109,8 @@ function unknownMemberProblem(member: string, status: number, error: { code?: un
   }
   // Refused before any member is read: the request's form (media type, charset, JSON, size, URL, Idempotency-Key).
   if (status === 400 || status === 413 || status === 415) return null;
+  // A garbage id `..` is resolved by the URL itself (`/documents/templates/..` is `/documents/`): no route, so no members to know.
+  if (status === 404 && error.code === 'route_not_found') return null;
   if (status === 422 && error.code === 'validation_error' && Object.values(error.fields ?? {}).some((m) => /NUL/.test(String(m)))) return null;
   return `the unknown member \`${member}\` was not refused as unknown_parameter (${status} ${String(error.code)})`;
 }

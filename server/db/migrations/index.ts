@@ -13,6 +13,8 @@ import { stockMigrations } from '../../modules/stock/migrations';
 import { invoiceEmailMigrations } from '../../modules/invoice-email/migrations';
 import { compatMigrations } from '../../modules/compat/migrations';
 import { webhooksMigrations } from '../../modules/webhooks/migrations';
+import { attachmentsMigrations } from '../../modules/attachments/migrations';
+import { documentTemplatesMigrations } from '../../modules/document-templates/migrations';
 
 export interface MigrationModule {
   up(db: Kysely<unknown>): Promise<void>;
@@ -22,7 +24,7 @@ export interface MigrationModule {
  * The known migrations. Kysely runs them in name order, so each module names its own with its range:
  * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519, compat 0810-0819 and 0840-0849.
  * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519,
- * stock 0600-0619, webhooks 0800-0809.
+ * stock 0600-0619, webhooks 0800-0809, attachments and document templates 0850-0859.
  * The service refuses to start when the database has applied a migration not in this list.
  */
 export const migrations: Record<string, MigrationModule> = {
@@ -40,4 +42,6 @@ export const migrations: Record<string, MigrationModule> = {
   ...invoiceEmailMigrations,
   ...compatMigrations,
   ...webhooksMigrations,
+  ...attachmentsMigrations,
+  ...documentTemplatesMigrations,
 };

@@ -134,6 +134,28 @@ describe.each(DIALECTS)('sending an invoice by e-mail (%s)', (dialect) => {
     expect(mail.to.sort()).toEqual(['a@client.test', 'b@client.test']);
   });
 
+  it('takes Contazen SDK’s sendByEmail body as the SDK sends it: recipients, cc, bcc, subject, message', async () => {
+    const { firm, invoice } = await invoiceFor();
+    await firm.ok('PUT', '/settings/email', settings());
+    const res = await firm.call('POST', `/invoices/${invoice.id}/send`, {
+      recipients: ['contabil@client.test', 'director@client.test'], cc: ['sef@client.test'], bcc: ['arhiva@tejghea.test'],
+      subject: 'Factura dvs.', message: 'Găsiți atașată factura.',
+    });
+    expect(res.status, res.text).toBe(200);
+    // The SDK reads only the status (isSuccess); the reply is the e-mail's log entry.
+    expect(res.body).toMatchObject({ success: true, data: { object: 'invoice_email', status: 'sent', to: ['contabil@client.test', 'director@client.test'], cc: ['sef@client.test'], bcc: ['arhiva@tejghea.test'] } });
+    const mail = smtp.received.at(-1)!;
+    expect(mail.to.sort()).toEqual(['arhiva@tejghea.test', 'contabil@client.test', 'director@client.test', 'sef@client.test']);
+    const parsed = parseMime(mail.raw);
+    expect(parsed.headers.to).toBe('contabil@client.test, director@client.test');
+    expect(parsed.headers.cc).toBe('sef@client.test');
+    expect(parsed.headers.bcc, 'a blind copy is not written in the message').toBeUndefined();
+    expect(parsed.headers.subject).toBe('Factura dvs.');
+    expect(parsed.parts.find((p) => p.headers['content-type']?.startsWith('text/plain'))!.body.toString('utf8')).toContain('Găsiți atașată factura.');
+    const pdf = parsed.parts.find((p) => p.headers['content-type']?.startsWith('application/pdf'))!;
+    expect(squeezed(pdfText(pdf.body))).toContain('Total de plată 1.234,56 lei');
+  });
+
   it('answers the mail server’s failures in the envelope (424), logs them, never a 5xx', async () => {
     const { firm, invoice } = await invoiceFor(null);
     // No settings yet; then no recipient at all.
