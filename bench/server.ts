@@ -10,7 +10,10 @@
  * authenticated `GET /v1/currencies` when that route exists, else `GET /v1/me`: key lookup, rate
  * limit, scope, query validation, handler queries, envelope. Response validation is off, as in
  * production (`VALIDATE_RESPONSES=1` in this shell turns it on in the server measured, to see its cost).
- * Goal: the full stack keeps at least 40% of the bare route's throughput, with p99 < 10 ms.
+ * Goals (issue 17): GET /v1/me keeps at least 60% of the bare route's throughput, a list at least 45%,
+ * with p99 < 10 ms. When the bare server uses well under a core, the load generator bounded it and the
+ * ratio swings from run to run: compare the server CPU µs per request then (and see
+ * bench/platform-ab.ts for the platform's part alone, bench/profile-top.ts for a profile by stage).
  * `--skip-me` measures the route alone (for a CPU profile of it with `--cpu-prof`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -194,7 +197,8 @@ async function main(): Promise<void> {
       `${String(r.requests).padStart(7)} requests, ${r.errors} errors, server CPU ${r.serverCpu === null ? '?' : `${(r.serverCpu * 100).toFixed(0)}% = ${((r.serverCpu / r.rps) * 1e6).toFixed(0)} µs/request`}`;
     const verdict = (p: string, r: Result) => {
       const ratio = r.rps / bareResult.rps;
-      return `${p}: ratio full/bare ${(ratio * 100).toFixed(1)}% (goal >= 40%: ${ratio >= 0.4 ? 'met' : 'MISSED'}); ` +
+      const goal = p === '/v1/me' ? 0.6 : 0.45;
+      return `${p}: ratio full/bare ${(ratio * 100).toFixed(1)}% (goal >= ${goal * 100}%: ${ratio >= goal ? 'met' : 'MISSED'}); ` +
         `p99 ${r.p99.toFixed(2)} ms (goal < 10 ms: ${r.p99 < 10 ? 'met' : 'MISSED'})`;
     };
     process.stdout.write(

@@ -185,6 +185,16 @@ class RequestAliasRun implements AliasRun {
   }
 }
 
+/** Shared by every request that has nothing to report: only ever read. */
+const NO_FAILURES: Readonly<Record<string, string>> = Object.freeze({});
+
+function hasNoMembers(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
 /** A route without a body schema knows no body member. */
 const NO_BODY = z.object({});
 
@@ -202,6 +212,9 @@ function canonicalInput(
   now: number,
   invalid: Record<string, string>,
 ): { query: unknown; body: unknown; aliasInvalid: Record<string, string> } {
+  // Most reads (`GET /me`, a first page) have no body and no query member: no alias, no member to move
+  // or to find unknown, so none of the walks below would change or report anything.
+  if (request.body === undefined && hasNoMembers(request.query)) return { query: request.query ?? {}, body: {}, aliasInvalid: NO_FAILURES };
   const run = new RequestAliasRun(now);
   const bodySchema: z.ZodType = route.body ?? NO_BODY;
   // No body at all reads as `{}`; a body of `null` is a body, and the schema refuses it.
@@ -331,18 +344,10 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         params, q, body, auth, auth.companyId, workPointId,
         services.storage.db, services.storage.dialect, locale, now, services, request, reply,
       );
-      const run = async (): Promise<Outcome> => {
-        const result = await route.handler(ctx).catch(outOfRange);
-        // A replay answers what the first delivery made, as "OK" rather than "Created".
-        const status = ctx.isReplay ? 200 : successStatus;
-        if (ctx.isReplay) reply.header('idempotent-replayed', 'true');
-        if (isBinary(result)) return { status, payload: result };
-        return { status, payload: services.validateResponses ? checkResponse(route, result) : result };
-      };
       const outcome =
         idemKey !== undefined
-          ? await withIdempotency(services.storage.db, auth.companyId, String(idemKey), request, now, run, reply)
-          : await run();
+          ? await withIdempotency(services.storage.db, auth.companyId, String(idemKey), request, now, () => runHandler(route, ctx, successStatus), reply)
+          : await runHandler(route, ctx, successStatus);
       if (isBinary(outcome.payload)) {
         reply.code(outcome.status).header('content-type', outcome.payload.contentType);
         if (outcome.payload.filename) {
@@ -364,6 +369,25 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         : { success: true, data: outcome.payload, meta: meta(request) };
     },
   });
+}
+
+/**
+ * The route's handler and its success status. A function of the module rather than a closure made
+ * per request: under tsx (how the service runs) every named closure costs a defineProperty of its
+ * name each time it is created, and a `.catch` one more promise.
+ */
+async function runHandler(route: AnyRoute, ctx: RequestContext, successStatus: number): Promise<Outcome> {
+  let result: unknown;
+  try {
+    result = await route.handler(ctx);
+  } catch (error) {
+    outOfRange(error);
+  }
+  // A replay answers what the first delivery made, as "OK" rather than "Created".
+  const status = ctx.isReplay ? 200 : successStatus;
+  if (ctx.isReplay) ctx.reply.header('idempotent-replayed', 'true');
+  if (isBinary(result)) return { status, payload: result };
+  return { status, payload: ctx.services.validateResponses ? checkResponse(route, result) : result };
 }
 
 /**

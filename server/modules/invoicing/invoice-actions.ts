@@ -3,7 +3,7 @@ import { ApiError, conflict, notFound } from '../../platform/errors';
 import { defineRoute, type AnyRoute } from '../../platform/route';
 import { newId } from '../../platform/ids';
 import { zInvoice, zInvoiceConvert, zInvoiceStorno } from '../../../shared/schemas/invoice';
-import { assignInvoiceNumber } from './invoice-numbering';
+import { numberInvoice, planInvoiceNumber } from './invoice-numbering';
 import { insertInvoice } from './invoice-store';
 import { invoiceView } from './invoice-view';
 import { assertEinvoicingReady } from './einvoicing-ready';
@@ -15,7 +15,7 @@ import { buyerSnapshot, findClient, type PartySnapshot } from './catalog-bridge'
 import { assignContext, onceByLocalUuid } from './invoice-routes';
 import type { InvoiceLinesTable } from './tables';
 import './messages';
-import { emitEvent } from '../webhooks/events';
+import { emitEvent, webhooksListening } from '../webhooks/events';
 
 const idParams = z.object({ id: z.string() });
 
@@ -76,13 +76,13 @@ const storno = defineRoute({
           reverseCharge: Boolean(Number(original.reverse_charge)), paymentMethod: original.payment_method, observations: null, buyer, priced, references: storedReferences(original.references_json),
           original: { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date },
         });
-        const assigned = await assignInvoiceNumber(
+        const planned = await planInvoiceNumber(
           assignContext(ctx), trx, { ...b, series_id: b.series_id ?? (b.reservation_token ? undefined : original.series_id) }, original.document_type, issueDate, id,
           b.client_local_uuid ?? null,
         );
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: original.document_type, status: 'storno',
-          draftSeries: null, assigned, issueDate, dueDate: null, deliveryDate: null, clientId: original.client_id,
+          draftSeries: null, assigned: planned, issueDate, dueDate: null, deliveryDate: null, clientId: original.client_id,
           buyer, seller,
           currency: original.currency, exchangeRate: original.exchange_rate, language: original.language,
           reverseCharge: Boolean(original.reverse_charge), priced, paymentMethod: original.payment_method,
@@ -92,10 +92,13 @@ const storno = defineRoute({
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });
         await trx.updateTable('invoices').set({ status: 'voided', storno_id: id, updated_at: ctx.now }).where('id', '=', original.id).execute();
+        const listening = await webhooksListening(trx, ctx.companyId);
+        // The number last, as in POST /invoices: the series is locked only for it and the commit.
+        const row = await numberInvoice(assignContext(ctx), trx, planned, result.row);
         // WEBHOOKS (issue 18): the storno invoice is a new issued invoice; the original is stornoed.
-        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(result.row), ctx.now);
-        await emitEvent(trx, ctx.companyId, 'invoice.stornoed', invoiceView({ ...original, status: 'voided', storno_id: id, updated_at: ctx.now }), ctx.now);
-        return result;
+        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(row), ctx.now, listening);
+        await emitEvent(trx, ctx.companyId, 'invoice.stornoed', invoiceView({ ...original, status: 'voided', storno_id: id, updated_at: ctx.now }), ctx.now, listening);
+        return { row, lines: result.lines };
       });
       return invoiceView(created.row, { lines: created.lines });
     });
@@ -138,10 +141,10 @@ const convert = defineRoute({
           reverseCharge: Boolean(Number(proforma.reverse_charge)), paymentMethod: proforma.payment_method, observations: proforma.observations,
           buyer, priced, original: null, references: storedReferences(proforma.references_json),
         });
-        const assigned = await assignInvoiceNumber(assignContext(ctx), trx, b, 'fiscal', issueDate, id, b.client_local_uuid ?? null);
+        const planned = await planInvoiceNumber(assignContext(ctx), trx, b, 'fiscal', issueDate, id, b.client_local_uuid ?? null);
         const result = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: 'fiscal', status: 'issued',
-          draftSeries: null, assigned, issueDate, dueDate,
+          draftSeries: null, assigned: planned, issueDate, dueDate,
           deliveryDate: proforma.delivery_date,
           clientId: proforma.client_id, buyer, seller, currency: proforma.currency, exchangeRate: proforma.exchange_rate,
           language: proforma.language, reverseCharge: Boolean(proforma.reverse_charge), priced, paymentMethod: proforma.payment_method,
@@ -150,8 +153,10 @@ const convert = defineRoute({
           clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
         });
         await trx.updateTable('invoices').set({ converted_to: id, updated_at: ctx.now }).where('id', '=', proforma.id).execute();
-        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(result.row), ctx.now);
-        return result;
+        const listening = await webhooksListening(trx, ctx.companyId);
+        const row = await numberInvoice(assignContext(ctx), trx, planned, result.row);
+        await emitEvent(trx, ctx.companyId, ['invoice.created', 'invoice.issued'], invoiceView(row), ctx.now, listening);
+        return { row, lines: result.lines };
       });
       return invoiceView(created.row, { lines: created.lines });
     });

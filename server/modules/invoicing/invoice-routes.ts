@@ -10,7 +10,7 @@ import {
 } from '../../../shared/schemas/invoice';
 import { isWalkInBuyer, walkInBuyer, zPartySnapshot, type Invoice } from '../../../shared/schemas/invoice';
 import { fromMilli, fromPriceE4 } from '../../../shared/invoice-math';
-import { AlreadyCreated, assignInvoiceNumber, checkDraftSeries, type AssignContext } from './invoice-numbering';
+import { AlreadyCreated, checkDraftSeries, isLateNumber, numberInvoice, planInvoiceNumber, type AssignContext } from './invoice-numbering';
 import {
   findByLocalUuid, findInvoice, insertInvoice, invoiceViews, invoiceWithLines, INVOICE_EXPANSIONS,
 } from './invoice-store';
@@ -29,7 +29,7 @@ import type { InvoicesTable } from './tables';
 import { moveStockForInvoice } from '../stock/invoice-stock';
 import { insertRows } from '../../db/prepared';
 import './messages';
-import { emitEvent } from '../webhooks/events';
+import { emitEvent, webhooksListening } from '../webhooks/events';
 import { INVOICES_SEARCH } from './migrations/0210_search';
 import { INVOICE_CREATE_ALIASES, INVOICE_LIST_ALIASES, INVOICE_UPDATE_ALIASES } from './aliases';
 
@@ -117,20 +117,24 @@ const createInvoice = defineRoute({
           deliveryDate: b.delivery_date ?? null, currency: b.currency, exchangeRate, reverseCharge: b.reverse_charge,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, buyer, priced, original: null, references: b.references,
         });
-        const assigned = b.is_draft ? null : await assignInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
+        // The number is planned here and taken last (numberInvoice), so the series stays locked only for that and the commit.
+        const planned = b.is_draft ? null : await planInvoiceNumber(assignContext(ctx), trx, b, b.document_type, issueDate, id, b.client_local_uuid ?? null);
         const draftSeries = b.is_draft && b.series_id ? await checkDraftSeries(assignContext(ctx), trx, b.series_id, b.document_type) : null;
         const inserted = await insertInvoice(trx, {
           id, companyId: ctx.companyId, workPointId: ctx.workPointId, documentType: b.document_type,
-          status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
+          status: b.is_draft ? 'draft' : 'issued', draftSeries, assigned: planned, issueDate, dueDate: b.due_date ?? null, deliveryDate: b.delivery_date ?? null,
           clientId: resolved?.client.id ?? null, buyer, seller, currency: b.currency,
           exchangeRate, language: b.language, reverseCharge: b.reverse_charge, priced,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, references: b.references ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
           deviceId: b.device_id ?? null, now: ctx.now,
         });
+        // Asked before the number is taken: nothing but the number and the event's insert stands between the lock and the commit.
+        const listening = await webhooksListening(trx, ctx.companyId);
+        const row = await numberInvoice(assignContext(ctx), trx, planned, inserted.row);
         // WEBHOOKS (issue 18): in the transaction of the change (outbox).
-        await emitEvent(trx, ctx.companyId, b.is_draft ? 'invoice.created' : ['invoice.created', 'invoice.issued'], invoiceView(inserted.row), ctx.now);
-        return inserted;
+        await emitEvent(trx, ctx.companyId, b.is_draft ? 'invoice.created' : ['invoice.created', 'invoice.issued'], invoiceView(row), ctx.now, listening);
+        return { row, lines: inserted.lines };
       });
       return invoiceView(created.row, { lines: created.lines });
     });
@@ -319,22 +323,26 @@ const issueInvoice = defineRoute({
         reverseCharge: Boolean(Number(current.reverse_charge)), paymentMethod: current.payment_method, observations: current.observations,
         references: storedReferences(current.references_json), buyer, priced: storedPriced(draftLines, Boolean(Number(current.reverse_charge)), storedAdjustments(current.allowances_charges_json)), original: null,
       });
-      const assigned = await assignInvoiceNumber(
+      const planned = await planInvoiceNumber(
         assignContext(ctx), trx,
         { series_id: b.series_id ?? current.series_id, reservation_token: b.reservation_token, number: b.number, device_id: b.device_id },
         current.document_type, issueDate, current.id, current.client_local_uuid,
       );
-      const next: InvoicesTable = {
-        ...current, status: 'issued', seller_json: JSON.stringify(seller), series_id: assigned.series.id, series_name: assigned.series.name, year: assigned.year,
-        number: assigned.number, full_number: assigned.full_number, issue_date: issueDate, buyer_json: JSON.stringify(buyer),
-        buyer_name: buyer.name, device_id: b.device_id ?? current.device_id, reservation_token: assigned.reservation_token,
+      // A planned number is NULL here and written last by numberInvoice, as in POST /invoices.
+      const taken = isLateNumber(planned) ? null : planned;
+      const issued: InvoicesTable = {
+        ...current, status: 'issued', seller_json: JSON.stringify(seller), series_id: planned.series.id, series_name: planned.series.name, year: planned.year,
+        number: taken?.number ?? null, full_number: taken?.full_number ?? null, issue_date: issueDate, buyer_json: JSON.stringify(buyer),
+        buyer_name: buyer.name, device_id: b.device_id ?? current.device_id, reservation_token: taken?.reservation_token ?? null,
         issued_at: ctx.now, updated_at: ctx.now,
       };
-      const { id: _id, company_id: _c, ...changes } = next;
+      const { id: _id, company_id: _c, ...changes } = issued;
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
       // STOCK (issue 15): a draft issued here never passes through insertInvoice; its goods move now.
-      await moveStockForInvoice(trx, next, null, ctx.now);
-      await emitEvent(trx, ctx.companyId, 'invoice.issued', invoiceView(next), ctx.now);
+      await moveStockForInvoice(trx, issued, null, ctx.now);
+      const listening = await webhooksListening(trx, ctx.companyId);
+      const next = await numberInvoice(assignContext(ctx), trx, planned, issued);
+      await emitEvent(trx, ctx.companyId, 'invoice.issued', invoiceView(next), ctx.now, listening);
       return next;
     });
     return invoiceWithLines(ctx.db, row);

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids';
 import type { Invoice, SellerSnapshot } from '../../../shared/schemas/invoice';
 import type { InvoiceLinesTable, InvoicesTable } from './tables';
 import { adjustmentsJson, breakdownJson, referencesJson, lineRows, type Priced } from './pricing';
-import type { AssignedNumber } from './invoice-numbering';
+import { isLateNumber, type PlannedNumber } from './invoice-numbering';
 import type { PartySnapshot } from './catalog-bridge';
 import { clientView, findClients } from './catalog-bridge';
 import { invoiceView, type InvoiceExtras } from './invoice-view';
@@ -69,7 +69,8 @@ export interface NewInvoice {
   documentType: InvoicesTable['document_type'];
   status: InvoicesTable['status'];
   draftSeries: { id: string; name: string } | null;
-  assigned: AssignedNumber | null;
+  /** A number taken, or one planned (number NULL until numberInvoice, before the commit); null on a draft. */
+  assigned: PlannedNumber | null;
   issueDate: string;
   dueDate: string | null;
   deliveryDate: string | null;
@@ -97,6 +98,7 @@ export interface NewInvoice {
 export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: InvoicesTable; lines: InvoiceLinesTable[] }> {
   const t = inv.priced.totals;
   const a = inv.assigned;
+  const taken = isLateNumber(a) ? null : a;
   const row: InvoicesTable = {
     id: inv.id,
     company_id: inv.companyId,
@@ -106,8 +108,8 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     series_id: a ? a.series.id : (inv.draftSeries?.id ?? null),
     series_name: a ? a.series.name : (inv.draftSeries?.name ?? null),
     year: a ? a.year : null,
-    number: a ? a.number : null,
-    full_number: a ? a.full_number : null,
+    number: taken ? taken.number : null,
+    full_number: taken ? taken.full_number : null,
     issue_date: inv.issueDate,
     due_date: inv.dueDate,
     delivery_date: inv.deliveryDate,
@@ -139,7 +141,7 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
     efactura_status: 'not_sent',
     client_local_uuid: inv.clientLocalUuid,
     device_id: inv.deviceId,
-    reservation_token: a?.reservation_token ?? null,
+    reservation_token: taken?.reservation_token ?? null,
     issued_at: a ? inv.now : null,
     created_at: inv.now,
     updated_at: null,

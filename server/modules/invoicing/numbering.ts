@@ -44,6 +44,11 @@ const seriesOf = (db: Db, p: SeriesKey) =>
 const seriesRow = prepared(['id', 'companyId', 'kind'], seriesOf);
 const seriesRowForUpdate = prepared(['id', 'companyId', 'kind'], (db, p: SeriesKey) => seriesOf(db, p).forUpdate());
 
+/** The series row as committed, without a lock: for checks made before the number is taken. */
+export async function readSeriesRow(db: Db, companyId: string, seriesId: string, kind: SeriesKind): Promise<SeriesRow | undefined> {
+  return seriesRow.first(db, { id: seriesId, companyId, kind });
+}
+
 /** The series row, locked until the transaction ends (PostgreSQL); undefined when not the company's. */
 export async function lockSeriesRow(
   trx: Db,
@@ -93,6 +98,54 @@ const advanceCounter = prepared(['seriesId', 'year', 'count'], (db, p: { seriesI
     .where('year', '=', p.year)
     .returning('next_number'),
 );
+
+/**
+ * On PostgreSQL, the series row locked and its counter of `year` moved by one in a single statement:
+ * the row lock is granted and the number taken in one round trip, so the lock is held for nothing
+ * else but the caller's last write and the commit. `advanced_to` is the counter after the move, null
+ * when the year has no counter yet (nothing was moved). Under READ COMMITTED the update reads the
+ * counter as the previous holder committed it (PostgreSQL re-reads a row updated while it waited).
+ */
+const lockAndAdvance = prepared(['id', 'companyId', 'kind', 'year'], (_db, p: SeriesKey & { year: number }) =>
+  sql<NumberSeriesTable & { advanced_to: number | string | null }>`
+    with s as (
+      select * from number_series where id = ${p.id} and company_id = ${p.companyId} and kind = ${p.kind} for update
+    ), c as (
+      update series_counters set next_number = next_number + 1
+      where series_id = (select id from s) and year = cast(${p.year} as integer)
+      returning next_number
+    )
+    select s.*, (select next_number from c) as advanced_to from s`,
+);
+
+/**
+ * The next number of a series, taken with the series row locked: the row as locked (for the checks
+ * that must hold at the moment of numbering: `check` throws to refuse) and the number. On PostgreSQL
+ * the lock and the counter move are one statement, and a refusal by `check` rolls the move back with
+ * the rest of the caller's transaction; on SQLite (one writer) the row is read, checked, then the
+ * counter moved. Undefined when the series is not the company's.
+ */
+export async function lockAndTakeNext(
+  trx: Db,
+  dialect: Dialect,
+  key: { companyId: string; seriesId: string; kind: SeriesKind; year: number },
+  check: (series: SeriesRow) => void,
+): Promise<{ series: SeriesRow; number: number } | undefined> {
+  if (dialect !== 'postgres') {
+    const series = await lockSeriesRow(trx, dialect, key.companyId, key.seriesId, key.kind);
+    if (!series) return undefined;
+    check(series);
+    return { series, number: await takeNumbers(trx, series, key.year, 1) };
+  }
+  const row = await lockAndAdvance.first(trx, { id: key.seriesId, companyId: key.companyId, kind: key.kind, year: key.year });
+  noteSeriesLocked();
+  if (!row) return undefined;
+  const { advanced_to: advancedTo, ...series } = row;
+  check(series);
+  if (advancedTo !== null) return { series, number: Number(advancedTo) - 1 };
+  // First number of the year: the counter row is made now, under the series row lock.
+  return { series, number: await takeNumbers(trx, series, key.year, 1) };
+}
 
 /**
  * Hands out `count` consecutive numbers of a year and returns the first. The caller holds the series

@@ -18,21 +18,31 @@ export function nextSeq(): number {
   return lastSeq;
 }
 
-export async function emitEvent(
-  trx: Db,
-  companyId: string,
-  types: WebhookEventType | WebhookEventType[],
-  data: unknown,
-  now: number,
-): Promise<void> {
-  const listening = await trx
+/** Whether the firm has an active endpoint, i.e. whether {@link emitEvent} stores anything. */
+export async function webhooksListening(trx: Db, companyId: string): Promise<boolean> {
+  const row = await trx
     .selectFrom('webhook_endpoints')
     .select('id')
     .where('company_id', '=', companyId)
     .where('is_active', '=', 1)
     .limit(1)
     .executeTakeFirst();
-  if (!listening) return;
+  return row !== undefined;
+}
+
+/**
+ * `listening`: what {@link webhooksListening} answered earlier in the same transaction, for a caller
+ * that must not spend a statement here (an issue emits while it holds its series row lock).
+ */
+export async function emitEvent(
+  trx: Db,
+  companyId: string,
+  types: WebhookEventType | WebhookEventType[],
+  data: unknown,
+  now: number,
+  listening?: boolean,
+): Promise<void> {
+  if (!(listening ?? (await webhooksListening(trx, companyId)))) return;
   const dataJson = JSON.stringify(data);
   const rows = (Array.isArray(types) ? types : [types]).map((type) => ({
     id: newId('evt'), company_id: companyId, type, data_json: dataJson, dispatched: 0, created_at: now, seq: nextSeq(),
