@@ -1,6 +1,6 @@
 import { mulDivRound, toBani, type Bani } from '../money';
 import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli } from '../invoice-math';
-import type { Invoice, InvoiceLine } from '../schemas/invoice';
+import { INVOICE_REFERENCE_KINDS, type Invoice, type InvoiceLine } from '../schemas/invoice';
 import { formatBani, formatDate, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
@@ -300,6 +300,11 @@ export function renderInvoiceHtml(invoice: Invoice, sellerInput: Seller, options
   meta.push(`<tr><td class="k">${labels.html('print.currency')}</td><td colspan="3">${esc(invoice.currency)}</td></tr>`);
   if (invoice.currency !== 'RON' && invoice.exchange_rate) {
     meta.push(`<tr><td class="k">${labels.html('print.exchangeRate')}</td><td colspan="3">1 ${esc(invoice.currency)} = ${formatRate(invoice.exchange_rate, 'ro')} lei</td></tr>`);
+  }
+  // The references the buyer asked for (order, contract, delivery note...), as the XML carries them.
+  for (const kind of INVOICE_REFERENCE_KINDS) {
+    const value = invoice.references?.[kind];
+    if (value) meta.push(`<tr><td class="k">${labels.html(`print.ref.${kind}`)}</td><td colspan="3">${esc(value)}</td></tr>`);
   }
   if (invoice.payment_method) {
     meta.push(`<tr><td class="k">${labels.html('print.paymentMethod')}</td><td colspan="3">${labels.html(`print.payment.${invoice.payment_method}`)}</td></tr>`);
