@@ -228,7 +228,7 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
     rows.push(`<tr><td class="k">${labels.html('print.linesNet')}</td><td class="num">${money(invoice.totals.lines_net)} ${cur}</td></tr>`);
     for (const a of adjustments) {
       const what = `${labels.html(a.charge ? 'print.charge' : 'print.allowance')}${a.reason ? `: ${esc(a.reason)}` : ''} (${formatPercent(a.vat_rate, 'ro')})`;
-      rows.push(`<tr><td class="k muted">${what}</td><td class="num muted">${a.charge ? '' : '-'}${money(a.amount)} ${cur}</td></tr>`);
+      rows.push(`<tr><td class="k muted">${what}</td><td class="num muted">${money(adjustmentEffect(a))} ${cur}</td></tr>`);
     }
   }
   rows.push(`<tr><td class="k">${labels.html('print.totalNet')}</td><td class="num">${money(invoice.totals.net)} ${cur}</td></tr>`);
@@ -248,6 +248,11 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
     rows.push(`<tr><td class="k"><strong>${labels.html('print.amountDue')}</strong></td><td class="num"><strong>${money(invoice.amount_due)} ${cur}</strong></td></tr>`);
   }
   return `<table class="totals"><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** How a discount or charge on the whole invoice moves the taxable total: a discount down, a charge up (reversed on a storno). */
+export function adjustmentEffect(a: { charge: boolean; amount: number }): number {
+  return a.charge ? a.amount : -a.amount;
 }
 
 export function mentions(invoice: Invoice, labels: PrintLabels, footnotes: Map<string, number>, options: InvoicePrintOptions): string {

@@ -74,7 +74,12 @@ export const zAllowanceChargeInput = z.object({
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
   reason: z.string().trim().min(1).max(100).nullish(),
   reason_code: z.string().trim().nullish(),
-}).superRefine((a, ctx) => {
+}).superRefine(allowanceChargeRules);
+
+/** The rules of one discount or charge on the whole invoice, the service's and the desktop's (shared/ipc). */
+export function allowanceChargeRules<
+  T extends { charge: boolean; vat_rate: number; vat_category?: LineVatCategory | null | undefined; reason?: string | null | undefined; reason_code?: string | null | undefined },
+>(a: T, ctx: z.core.$RefinementCtx<T>): void {
   vatCategoryOnZeroRate(a, ctx);
   if (!a.reason && !a.reason_code) {
     ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Give a reason or a reason code.|Dați un motiv sau un cod de motiv.' });
@@ -86,7 +91,7 @@ export const zAllowanceChargeInput = z.object({
       message: `Not a ${a.charge ? 'charge' : 'discount'} reason code e-Factura accepts: ${codes.join(', ')}.|Nu este un cod de motiv pentru ${a.charge ? 'majorare' : 'reducere'} acceptat de e-Factura: ${codes.join(', ')}.`,
     });
   }
-});
+}
 export type AllowanceChargeInput = z.input<typeof zAllowanceChargeInput>;
 
 /** As the invoice keeps it: the amount has the invoice's sign (negative on a storno), `vat` the VAT it moves. */
