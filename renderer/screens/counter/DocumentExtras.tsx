@@ -57,8 +57,13 @@ function AdjustmentRow(props: { index: number; adjustment: CartAdjustment; amoun
   const rates = props.rates.includes(a.vat_rate_bp) ? props.rates : [...props.rates, a.vat_rate_bp];
   return (
     <div className="adjustment card" data-testid={`adjustment-${index}`} data-kind={a.charge ? 'charge' : 'discount'} style={{ padding: 8 }}>
-      <div className="row wrap" style={{ gap: 6, alignItems: 'flex-end' }}>
+      <div className="row" style={{ justifyContent: 'space-between' }}>
         <strong className="small">{a.charge ? t('counter.adj.charge') : t('counter.adj.discount')}</strong>
+        <button type="button" className="btn ghost small" data-testid="adjustment-remove" onClick={() => dispatch({ type: 'removeAdjustment', index })}>
+          {t('counter.adj.remove')}
+        </button>
+      </div>
+      <div className="row wrap" style={{ gap: 6, alignItems: 'flex-end' }}>
         <label className="field small">
           {t('counter.adj.value')}
           <input
@@ -83,14 +88,11 @@ function AdjustmentRow(props: { index: number; adjustment: CartAdjustment; amoun
             ))}
           </select>
         </label>
-        <button type="button" className="btn ghost small" data-testid="adjustment-remove" onClick={() => dispatch({ type: 'removeAdjustment', index })}>
-          {t('counter.adj.remove')}
-        </button>
       </div>
       <div className="row wrap" style={{ gap: 6, marginTop: 4 }}>
-        <label className="field small">
+        <label className="field small" style={{ width: '100%' }}>
           {t('counter.adj.reasonCode')}
-          <select data-testid="adjustment-reason-code" value={a.reason_code} onChange={(e) => update({ reason_code: e.target.value })}>
+          <select style={{ width: '100%', maxWidth: '100%' }} data-testid="adjustment-reason-code" value={a.reason_code} onChange={(e) => update({ reason_code: e.target.value })}>
             {codes.map((c) => (
               <option key={c} value={c}>
                 {t(reasonKey(c))} ({c})
@@ -98,7 +100,7 @@ function AdjustmentRow(props: { index: number; adjustment: CartAdjustment; amoun
             ))}
           </select>
         </label>
-        <label className="field small grow">
+        <label className="field small" style={{ width: '100%' }}>
           {t('counter.adj.reason')}
           <input className="input" maxLength={100} data-testid="adjustment-reason" value={a.reason} onChange={(e) => update({ reason: e.target.value })} />
         </label>
