@@ -88,6 +88,17 @@ const SITUATIONS: Record<string, Situation> = {
     },
     expect: ['<cbc:IdentificationCode>CH</cbc:IdentificationCode>'],
   },
+  // Item 4 on top: discounts and charges on the whole invoice and every reference, reversed by the storno.
+  allowancesChargesAndReferences: {
+    seller: 'payer',
+    options: {
+      client: RO_COMPANY,
+      items: [{ description: 'Laptop', quantity: 3, price: 1000, vat_rate: 21 }, { description: 'Carte', quantity: 7, price: 45.9, vat_rate: 11 }],
+      allowances_charges: [{ amount: 150, vat_rate: 21, reason: 'Reducere comercială', reason_code: '95' }, { charge: true, amount: 35, vat_rate: 21, reason: 'Transport', reason_code: 'FC' }],
+      references: { order: 'PO-1', contract: 'C-2', buyer: 'B-3', despatch: 'AVZ 4', receipt: 'NIR 5', project: 'P-6', tender: 'Lot 7', invoiced_object: 'Contor 8' },
+    },
+    expect: ['<cbc:AllowanceChargeReasonCode>95</cbc:AllowanceChargeReasonCode>', '<cbc:AllowanceChargeReasonCode>FC</cbc:AllowanceChargeReasonCode>', '<cac:DespatchDocumentReference>', '<cac:ProjectReference>'],
+  },
   privatePersonWithoutCnp: {
     seller: 'payer',
     options: { client: { type: 'person', name: 'Maria Ionescu', address: 'Str. Lalelelor nr. 4', city: 'Sector 4', county: 'București', country: 'RO' }, items: [{ description: 'Reparație telefon', quantity: 1, price: 150, vat_rate: 21 }] },
@@ -131,7 +142,7 @@ describe.each(DIALECTS)('every VAT situation and its storno through the official
     expect(broken).not.toBe(xml.standard21and11Storno);
     writeFileSync(join(dir, 'brokenControl.xml'), broken);
     files.push(join(dir, 'brokenControl.xml'));
-    // One validator run for all 24 documents (and the control): the JVM start and rule compilation dominate.
+    // One validator run for all 26 documents (and the control): the JVM start and rule compilation dominate.
     if (availability.available) result = await validateUblFiles(files, 'strict');
   }, 300_000);
 
