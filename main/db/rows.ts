@@ -105,6 +105,10 @@ export interface InvoiceRow {
   buyer: string | null;
   /** The seller copied at issue (zSellerSnapshot JSON, desktop migration 0010); null on drafts and older rows. */
   seller: string | null;
+  /** Discounts and charges on the whole invoice (JSON of StoredAdjustment[], main/local/invoices.ts; desktop migration 0014); null when none. */
+  allowances_charges: string | null;
+  /** References (JSON of InvoiceReferencesView; desktop migration 0014); null when none. */
+  references_json: string | null;
   currency: string;
   exchange_rate: number | null;
   language: string;

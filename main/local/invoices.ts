@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { bpToPercent, computeTotals, fromMilli, fromPriceE4, LINE_VAT_CATEGORIES, percentToBp, storedBreakdownCategory, toMilli, type InvoiceTotals } from '../../shared/invoice-math';
-import { roundHalfAwayFromZero } from '../../shared/money';
+import { fromBani, roundHalfAwayFromZero } from '../../shared/money';
 import type { InvoiceSummary, InvoiceView, zInvoiceDraftInput, zInvoiceListInput } from '../../shared/ipc/contract';
-import { isWalkInBuyer, lineVatCategory, sellerSnapshotOf, walkInBuyer, zPartySnapshot, zSellerSnapshot, type LineVatCategory, type SellerSnapshot } from '../../shared/schemas/invoice';
+import {
+  isWalkInBuyer, lineVatCategory, noReferences, normalizeReferences, sellerSnapshotOf, walkInBuyer, zPartySnapshot, zSellerSnapshot,
+  type InvoiceReferencesView, type LineVatCategory, type SellerSnapshot,
+} from '../../shared/schemas/invoice';
 import { buildEInvoiceDocument, mustPassEFactura, NUMBER_NOT_YET_ASSIGNED } from '../../shared/efactura/invoice-document';
 import { companyProfile } from './settings';
 import { foldForSearch } from '../../shared/text/search-fold';
@@ -50,6 +53,73 @@ const zBreakdown = z.array(z.object({
   net_bani: z.number(), vat_bani: z.number(), total_bani: z.number(),
 }));
 
+/** A discount or charge on the whole invoice in integers; `amount_bani` has the invoice's sign (negative on a storno). */
+interface Adjustment {
+  charge: boolean;
+  amount_bani: number;
+  vat_rate_bp: number;
+  vat_category: LineVatCategory | null;
+  reason: string | null;
+  reason_code: string | null;
+}
+/** As `invoices.allowances_charges` keeps it (the service's `allowances_charges_json` shape): with the VAT it moved. */
+type StoredAdjustment = Adjustment & { vat_bani: number };
+
+const zStoredAdjustments = z.array(z.object({
+  charge: z.boolean(), amount_bani: z.number().int(), vat_rate_bp: z.number().int(), vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+  reason: z.string().nullable(), reason_code: z.string().nullable(), vat_bani: z.number().int(),
+}));
+
+function toAdjustments(items: DraftInput['allowances_charges']): Adjustment[] {
+  return items.map((a) => ({
+    charge: a.charge, amount_bani: a.amount_bani, vat_rate_bp: percentToBp(a.vat_rate), vat_category: a.vat_category ?? null,
+    reason: a.reason ?? null, reason_code: a.reason_code ?? null,
+  }));
+}
+
+/** The stored discounts and charges (negated for a storno, as the service negates them). */
+function storedAdjustments(json: string | null, sign: 1 | -1 = 1): Adjustment[] {
+  if (!json) return [];
+  const parsed = zStoredAdjustments.safeParse(JSON.parse(json));
+  return (parsed.success ? parsed.data : []).map(({ vat_bani: _vat, ...a }) => ({ ...a, amount_bani: sign * a.amount_bani }));
+}
+
+function adjustmentsJson(adjustments: readonly Adjustment[], totals: InvoiceTotals): string | null {
+  if (!adjustments.length) return null;
+  return JSON.stringify(adjustments.map((a, i): StoredAdjustment => ({ ...a, vat_bani: totals.adjustments[i]!.vat_bani })));
+}
+
+function storedAdjustmentViews(json: string | null): StoredAdjustment[] {
+  if (!json) return [];
+  const parsed = zStoredAdjustments.safeParse(JSON.parse(json));
+  return parsed.success ? parsed.data : [];
+}
+
+function referencesJson(r: DraftInput['references']): string | null {
+  const all = normalizeReferences(r);
+  return all ? JSON.stringify(all) : null;
+}
+
+function storedReferences(json: string | null): InvoiceReferencesView {
+  return (json ? normalizeReferences(JSON.parse(json) as Partial<InvoiceReferencesView>) : null) ?? noReferences();
+}
+
+/**
+ * The service's rule (server/modules/invoicing/pricing.ts): a discount or charge goes with the lines of its
+ * rate (and, at 0%, category); said here at the member, before anything is queued.
+ */
+function checkAdjustmentRates(lines: readonly ComputedLine[], adjustments: readonly Adjustment[]): void {
+  const rates = new Set(lines.map((l) => `${l.vat_rate_bp}:${l.vat_rate_bp === 0 ? (l.vat_category ?? 'E') : ''}`));
+  const fields: Record<string, string> = {};
+  adjustments.forEach((a, i) => {
+    if (!rates.has(`${a.vat_rate_bp}:${a.vat_rate_bp === 0 ? (a.vat_category ?? 'E') : ''}`)) {
+      fields[`allowances_charges.${i}.vat_rate`] =
+        'No line of the invoice has this VAT rate|Nicio linie a facturii nu are această cotă de TVA: o reducere sau o majorare pe toată factura se aplică liniilor cotei ei';
+    }
+  });
+  if (Object.keys(fields).length) throw invalidInput(fields);
+}
+
 function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
   return lines.map((l) => ({
     product_id: l.product_id ?? null,
@@ -69,13 +139,13 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
   }));
 }
 
-function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean): InvoiceTotals {
+function totalsOf(lines: readonly ComputedLine[], reverseCharge: boolean, adjustments: readonly Adjustment[] = []): InvoiceTotals {
   return computeTotals(
     lines.map((l) => ({
       quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, unit_price_e4: l.price_e4, base_quantity_milli: l.base_quantity_milli,
       vat_rate_bp: l.vat_rate_bp, discount_bp: l.discount_bp, vat_category: l.vat_category, price_includes_vat: l.price_includes_vat,
     })),
-    { reverse_charge: reverseCharge },
+    { reverse_charge: reverseCharge, adjustments },
   );
 }
 
@@ -166,7 +236,20 @@ function contentBody(row: InvoiceRow, lines: readonly InvoiceLineRow[]): { body:
   if (row.exchange_rate !== null) body.exchange_rate = row.exchange_rate;
   if (row.payment_method) body.payment_method = row.payment_method;
   if (row.observations) body.observations = row.observations;
+  // The same discounts and charges, so the service prices the same totals to the ban.
+  const adjustments = storedAdjustments(row.allowances_charges);
+  if (adjustments.length) body.allowances_charges = adjustments.map(adjustmentWire);
+  const references = row.references_json ? storedReferences(row.references_json) : null;
+  if (references) body.references = Object.fromEntries(Object.entries(references).filter(([, v]) => v !== null));
   return { body, refs };
+}
+
+/** One discount or charge as POST /invoices takes it (positive amounts; a storno is made by the service). */
+function adjustmentWire(a: Adjustment): Record<string, unknown> {
+  return {
+    charge: a.charge, amount: fromBani(Math.abs(a.amount_bani)), vat_rate: bpToPercent(a.vat_rate_bp),
+    ...(a.vat_category ? { vat_category: a.vat_category } : {}), ...(a.reason ? { reason: a.reason } : {}), ...(a.reason_code ? { reason_code: a.reason_code } : {}),
+  };
 }
 
 function label(row: InvoiceRow): string {
@@ -196,6 +279,9 @@ function updateRequest(db: ReadDb, row: InvoiceRow): OutboxRequest {
   body.exchange_rate = row.exchange_rate;
   body.payment_method = row.payment_method;
   body.observations = row.observations;
+  // Replaced on every update: an empty list clears them, null clears the references.
+  body.allowances_charges = storedAdjustments(row.allowances_charges).map(adjustmentWire);
+  body.references = row.references_json ? (body.references ?? null) : null;
   if (!row.client_id && !isWalkIn(row)) body.client_id = null;
   // A draft that stopped being a walk-in sale says so (the service keeps its buyer otherwise).
   if (!row.client_id && !isWalkIn(row)) body.walk_in = false;
@@ -285,6 +371,11 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
       vat_category: lineVatCategory(l.vat_rate_bp, l.vat_category),
       discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, total_bani: l.total_bani,
     })),
+    allowances_charges: storedAdjustmentViews(row.allowances_charges).map((a) => ({
+      charge: a.charge, amount_bani: a.amount_bani, vat_rate: bpToPercent(a.vat_rate_bp), vat_category: a.vat_category,
+      reason: a.reason, reason_code: a.reason_code, vat_bani: a.vat_bani,
+    })),
+    references: storedReferences(row.references_json),
   };
 }
 
@@ -329,17 +420,19 @@ function insertInvoice(
   input: DraftInput,
   lines: readonly ComputedLine[],
   totals: InvoiceTotals,
-  extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null; buyer?: string | null },
+  extra: { status: InvoiceRow['status']; storno_of?: string | null; converted_from?: string | null; buyer?: string | null; adjustments: readonly Adjustment[] },
 ): void {
   const now = ctx.clock.now();
   db.run(sql`INSERT INTO invoices (id, server_id, client_local_uuid, document_type, status, issue_date, due_date, delivery_date, client_id, currency,
              exchange_rate, language, reverse_charge, net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, payment_method,
-             observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at, buyer)
+             observations, storno_of, converted_from, efactura_enabled, spv_environment, device_id, created_at, updated_at, buyer,
+             allowances_charges, references_json)
              VALUES (${id}, NULL, ${id}, ${input.document_type}, ${extra.status}, ${input.issue_date ?? ctx.today()}, ${input.due_date ?? null},
              ${input.delivery_date ?? null}, ${input.client_id ?? null}, ${input.currency}, ${input.exchange_rate ?? null}, ${input.language}, ${input.reverse_charge},
              ${totals.net_bani}, ${totals.vat_bani}, ${totals.total_bani}, ${totals.discount_bani}, ${JSON.stringify(totals.breakdown)},
              ${input.payment_method ?? null}, ${input.observations ?? null}, ${extra.storno_of ?? null}, ${extra.converted_from ?? null}, ${input.efactura_enabled},
-             ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now}, ${walkInJson(input, extra.buyer)})`);
+             ${input.spv_environment}, ${ctx.device.id}, ${now}, ${now}, ${walkInJson(input, extra.buyer)},
+             ${adjustmentsJson(extra.adjustments, totals)}, ${referencesJson(input.references)})`);
   writeLines(db, id, lines, totals);
 }
 
@@ -371,6 +464,8 @@ function checkBeforeNumbering(db: ReadDb, invoice: InvoiceRow, buyer: z.infer<ty
       price_e4: storedPriceE4(l), base_quantity_milli: l.base_quantity_milli ?? 1000, discount_bp: l.discount_bp, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, vat_rate_bp: l.vat_rate_bp,
       vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === 1,
     })),
+    adjustments: storedAdjustmentViews(invoice.allowances_charges),
+    references: storedReferences(invoice.references_json),
     original: original ? { full_number: original.full_number, issue_date: original.issue_date, delivery_date: original.delivery_date } : null,
   });
   if (Object.keys(problems).length) throw invalidInput(problems);
@@ -406,7 +501,7 @@ function walkInJson(input: DraftInput, inherited: string | null | undefined): st
   return inherited ?? null;
 }
 
-function prepare(db: ReadDb, input: DraftInput, today: string): { lines: ComputedLine[]; totals: InvoiceTotals } {
+function prepare(db: ReadDb, input: DraftInput, today: string): { lines: ComputedLine[]; adjustments: Adjustment[]; totals: InvoiceTotals } {
   if (input.client_id && input.walk_in) throw invalidInput({ walk_in: 'A walk-in sale names no client|O vânzare fără client nu are client' });
   if (input.client_id) assertClientUsable(db, input.client_id);
   // The service refuses it too (422 at sync): better said here, before anything is queued.
@@ -415,15 +510,17 @@ function prepare(db: ReadDb, input: DraftInput, today: string): { lines: Compute
   }
   const lines = toComputedLines(input.lines);
   checkProducts(db, lines);
-  return { lines, totals: totalsOf(lines, input.reverse_charge) };
+  const adjustments = toAdjustments(input.allowances_charges);
+  checkAdjustmentRates(lines, adjustments);
+  return { lines, adjustments, totals: totalsOf(lines, input.reverse_charge, adjustments) };
 }
 
 export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string | undefined }): InvoiceView {
   return ctx.store.write((db) => {
-    const { lines, totals } = prepare(db, input, ctx.today());
+    const { lines, adjustments, totals } = prepare(db, input, ctx.today());
     if (!input.id) {
       const id = ctx.uuid();
-      insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
+      insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft', adjustments });
       enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, getInvoiceRow(db, id)!, ctx.device.id) });
       return invoiceView(db, id);
     }
@@ -438,7 +535,8 @@ export function saveDraft(ctx: LocalContext, input: DraftInput & { id?: string |
                net_bani = ${totals.net_bani}, vat_bani = ${totals.vat_bani}, total_bani = ${totals.total_bani},
                discount_bani = ${totals.discount_bani}, vat_breakdown = ${JSON.stringify(totals.breakdown)},
                payment_method = ${input.payment_method ?? null}, observations = ${input.observations ?? null},
-               efactura_enabled = ${input.efactura_enabled}, spv_environment = ${input.spv_environment}, updated_at = ${now}
+               efactura_enabled = ${input.efactura_enabled}, spv_environment = ${input.spv_environment},
+               allowances_charges = ${adjustmentsJson(adjustments, totals)}, references_json = ${referencesJson(input.references)}, updated_at = ${now}
                WHERE id = ${input.id}`);
     writeLines(db, input.id, lines, totals);
     queueDraftChange(db, ctx, getInvoiceRow(db, input.id)!);
@@ -472,8 +570,8 @@ export function issueInvoice(ctx: LocalContext, input: DraftInput & { series_id:
  * counter passes its cart's id, so the cart and the document share one idempotency key). Returns the id.
  */
 export function issueInvoiceIn(db: WriteDb, ctx: LocalContext, input: DraftInput & { series_id: string }, id: string): string {
-  const { lines, totals } = prepare(db, input, ctx.today());
-  insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft' });
+  const { lines, adjustments, totals } = prepare(db, input, ctx.today());
+  insertInvoice(db, ctx, id, input, lines, totals, { status: 'draft', adjustments });
   const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
   const row = getInvoiceRow(db, id)!;
   const item = enqueue(db, ctx, { kind: 'invoice.create', entityType: 'invoice', entityId: id, request: createRequest(db, row, ctx.device.id), after });
@@ -524,15 +622,18 @@ export function stornoInvoice(ctx: LocalContext, input: { id: string; series_id?
     const originalLines = linesOf(db, original.id);
     // A storno repeats the original's lines with negative quantities and the same positive prices.
     const lines = copiedLines(originalLines, -1);
-    const totals = totalsOf(lines, original.reverse_charge === 1);
+    // ... and its discounts and charges negated, as the service's storno does: the same totals to the ban.
+    const adjustments = storedAdjustments(original.allowances_charges, -1);
+    const totals = totalsOf(lines, original.reverse_charge === 1, adjustments);
     const id = ctx.uuid();
     const draft: DraftInput = {
       client_id: original.client_id, walk_in: isWalkIn(original), document_type: original.document_type, issue_date: input.issue_date ?? ctx.today(),
       due_date: null, delivery_date: null, currency: original.currency, exchange_rate: original.exchange_rate, language: original.language,
       reverse_charge: original.reverse_charge === 1, efactura_enabled: original.efactura_enabled === 1,
-      spv_environment: original.spv_environment, payment_method: null, observations: null, lines: [],
+      spv_environment: original.spv_environment, payment_method: null, observations: null, lines: [], allowances_charges: [],
+      references: storedReferences(original.references_json),
     };
-    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', storno_of: original.id });
+    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', storno_of: original.id, adjustments });
     const { after } = applyNumber(db, ctx, id, seriesId, 'storno');
     const now = ctx.clock.now();
     db.run(sql`UPDATE invoices SET status = 'voided', storno_id = ${id}, updated_at = ${now} WHERE id = ${original.id}`);
@@ -559,7 +660,8 @@ export function convertProforma(ctx: LocalContext, input: { id: string; series_i
     if (proforma.status !== 'issued') throw invalidState('Only an issued proforma can be converted');
     if (proforma.converted_to) throw invalidState('The proforma was already converted');
     const lines = copiedLines(linesOf(db, proforma.id), 1);
-    const totals = totalsOf(lines, proforma.reverse_charge === 1);
+    const adjustments = storedAdjustments(proforma.allowances_charges);
+    const totals = totalsOf(lines, proforma.reverse_charge === 1, adjustments);
     const id = ctx.uuid();
     const issueDate = input.issue_date ?? ctx.today();
     const draft: DraftInput = {
@@ -568,8 +670,9 @@ export function convertProforma(ctx: LocalContext, input: { id: string; series_i
       exchange_rate: proforma.exchange_rate, language: proforma.language, reverse_charge: proforma.reverse_charge === 1,
       efactura_enabled: proforma.efactura_enabled === 1, spv_environment: proforma.spv_environment,
       payment_method: (proforma.payment_method as DraftInput['payment_method']) ?? null, observations: proforma.observations, lines: [],
+      allowances_charges: [], references: storedReferences(proforma.references_json),
     };
-    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', converted_from: proforma.id });
+    insertInvoice(db, ctx, id, draft, lines, totals, { status: 'draft', converted_from: proforma.id, adjustments });
     const { after } = applyNumber(db, ctx, id, input.series_id, 'issued');
     db.run(sql`UPDATE invoices SET converted_to = ${id}, updated_at = ${ctx.clock.now()} WHERE id = ${proforma.id}`);
     const fiscal = getInvoiceRow(db, id)!;

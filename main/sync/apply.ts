@@ -4,7 +4,7 @@ import type { Client } from '../../shared/schemas/client';
 import type { Expense } from '../../shared/schemas/expense';
 import type { Supplier } from '../../shared/schemas/supplier';
 import type { SupplierBill } from '../../shared/schemas/supplier-bill';
-import type { Invoice } from '../../shared/schemas/invoice';
+import { normalizeReferences, type Invoice } from '../../shared/schemas/invoice';
 import type { Product } from '../../shared/schemas/product';
 import type { Payment, Receipt } from '../../shared/schemas/receipt';
 import type { InvoiceSeries, NumberReservation } from '../../shared/schemas/series';
@@ -162,6 +162,21 @@ function paidFields(db: ReadDb, localId: string, inv: Invoice, totalBani: number
   return { amount, state: amount <= 0 ? 'unpaid' : amount >= totalBani ? 'paid' : 'partially_paid' };
 }
 
+/** The service's discounts and charges as the desktop keeps them (main/local/invoices.ts): integers, signed, with their VAT. */
+function serverAdjustmentsJson(inv: Invoice): string | null {
+  const list = inv.allowances_charges ?? [];
+  if (!list.length) return null;
+  return JSON.stringify(list.map((a) => ({
+    charge: a.charge, amount_bani: toBani(a.amount), vat_rate_bp: percentToBp(a.vat_rate), vat_category: a.vat_category,
+    reason: a.reason, reason_code: a.reason_code, vat_bani: toBani(a.vat),
+  })));
+}
+
+function serverReferencesJson(inv: Invoice): string | null {
+  const all = normalizeReferences(inv.references);
+  return all ? JSON.stringify(all) : null;
+}
+
 export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: ApplyOptions = {}): string {
   const local = findLocal<InvoiceRow>(db, 'invoices', inv.id, inv.client_local_uuid);
   const v = version(inv);
@@ -183,7 +198,7 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
              numbering, reservation_token, issue_date, due_date, delivery_date, client_id, buyer, seller, currency, exchange_rate, language, reverse_charge,
              net_bani, vat_bani, total_bani, discount_bani, vat_breakdown, paid_state, amount_paid_bani, payment_method, observations,
              storno_of, storno_id, converted_from, converted_to, efactura_enabled, spv_environment, efactura_status, device_id, is_deleted,
-             issued_at, created_at, updated_at, server_updated_at)
+             issued_at, created_at, updated_at, server_updated_at, allowances_charges, references_json)
              VALUES (${id}, ${inv.id}, ${inv.client_local_uuid}, ${inv.document_type}, ${inv.status}, ${inv.series_id}, ${inv.series_name},
              ${inv.number}, ${inv.full_number}, ${numbering}, ${local?.reservation_token ?? null}, ${inv.issue_date}, ${inv.due_date},
              ${inv.delivery_date ?? null}, ${localIdOf(db, 'clients', inv.client_id)}, ${inv.buyer ? JSON.stringify(inv.buyer) : null}, ${inv.seller ? JSON.stringify(inv.seller) : null}, ${inv.currency},
@@ -192,7 +207,7 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
              ${localIdOf(db, 'invoices', inv.storno_of)}, ${localIdOf(db, 'invoices', inv.storno_id)},
              ${localIdOf(db, 'invoices', inv.converted_from)}, ${localIdOf(db, 'invoices', inv.converted_to)}, ${inv.efactura_enabled},
              ${inv.spv_environment}, ${inv.efactura_status}, ${inv.device_id}, 0, ${inv.issued_at}, ${local?.created_at ?? inv.created_at},
-             ${now}, ${v})
+             ${now}, ${v}, ${serverAdjustmentsJson(inv)}, ${serverReferencesJson(inv)})
              ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, document_type = excluded.document_type,
              status = excluded.status, series_id = excluded.series_id, series_name = excluded.series_name, number = excluded.number,
              full_number = excluded.full_number, numbering = excluded.numbering, issue_date = excluded.issue_date,
@@ -206,7 +221,8 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
              converted_from = excluded.converted_from, converted_to = excluded.converted_to,
              efactura_enabled = excluded.efactura_enabled, spv_environment = excluded.spv_environment,
              efactura_status = excluded.efactura_status, device_id = excluded.device_id, is_deleted = 0,
-             issued_at = excluded.issued_at, updated_at = excluded.updated_at, server_updated_at = excluded.server_updated_at`);
+             issued_at = excluded.issued_at, updated_at = excluded.updated_at, server_updated_at = excluded.server_updated_at,
+             allowances_charges = excluded.allowances_charges, references_json = excluded.references_json`);
   if (inv.lines) {
     db.run(sql`DELETE FROM invoice_lines WHERE invoice_id = ${id}`);
     for (const l of inv.lines) {

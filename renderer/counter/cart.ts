@@ -1,9 +1,9 @@
 import { foreignVatId, isOtherEuMemberState } from '../../shared/eu';
 import { mulDivRound, type Bani } from '../../shared/money';
 import { bpToPercent, computeTotals, fromMilli, percentToBp, type InvoiceTotals } from '../../shared/invoice-math';
-import type { LineInput } from '../../shared/ipc';
+import type { AdjustmentInput, LineInput } from '../../shared/ipc';
 import type { PaymentMethodType } from '../../shared/schemas/common';
-import { lineVatCategory, type LineVatCategory } from '../../shared/schemas/invoice';
+import { lineVatCategory, type InvoiceReferenceKind, type LineVatCategory } from '../../shared/schemas/invoice';
 
 /**
  * The counter's invoice being built: plain data and pure functions (a reducer), so the arithmetic
@@ -40,6 +40,32 @@ export interface CartLine {
   return_of: string | null;
 }
 
+/**
+ * A discount (or, with `charge`, a charge such as transport) on the whole invoice (BG-20/BG-21), at the
+ * VAT rate of the lines it goes with. Typed as a percent of those lines (`percent_bp`) or as an amount.
+ */
+export interface CartAdjustment {
+  key: string;
+  charge: boolean;
+  /** Basis points of the rate's lines net; null when an amount was typed. */
+  percent_bp: number | null;
+  /** Without VAT; used when `percent_bp` is null. */
+  amount_bani: Bani;
+  vat_rate_bp: number;
+  /** At 0% only: which 0% lines (null = E). */
+  vat_category: LineVatCategory | null;
+  /** UNTDID 5189 (discount) or 7161 (charge) code, from the short list; '' for none. */
+  reason_code: string;
+  /** Free text; '' means the code's own label is sent. */
+  reason: string;
+}
+
+/** The reason codes a shop uses, in the order the form offers them (UNTDID 5189 discounts, 7161 charges). */
+export const ALLOWANCE_REASON_CHOICES = ['95', '100', '104', '105', '68', '65'] as const;
+export const CHARGE_REASON_CHOICES = ['FC', 'ABL', 'PC', 'SH', 'LA', 'ABK'] as const;
+
+export type CartReferences = Partial<Record<InvoiceReferenceKind, string>>;
+
 export interface CartClient {
   id: string | null;
   name: string;
@@ -70,6 +96,10 @@ export interface Cart {
   due_date: string;
   /** `YYYY-MM-DD`, or '' for none: when the goods were delivered, if not the issue date (art. 319 (20) d). */
   delivery_date: string;
+  /** Discounts and charges on the whole invoice. */
+  adjustments: CartAdjustment[];
+  /** Order, contract, delivery note... as typed ('' or absent: none). */
+  references: CartReferences;
   /** Index into `lines` of the line the keyboard edits (the last added by default). */
   selected: number;
   nextKey: number;
@@ -101,6 +131,8 @@ export const emptyCart = (payment: PaymentMethodType = 'receipt', id: string = n
   observations: '',
   due_date: '',
   delivery_date: '',
+  adjustments: [],
+  references: {},
   selected: -1,
   nextKey: 1,
   parked_at: null,
@@ -142,6 +174,10 @@ export type CartAction =
   | { type: 'setReverseCharge'; value: boolean }
   | { type: 'setObservations'; value: string }
   | { type: 'setDates'; due_date?: string; delivery_date?: string }
+  | { type: 'addAdjustment'; charge: boolean }
+  | { type: 'updateAdjustment'; index: number; patch: Partial<Omit<CartAdjustment, 'key'>> }
+  | { type: 'removeAdjustment'; index: number }
+  | { type: 'setReference'; kind: InvoiceReferenceKind; value: string }
   | {
       type: 'load';
       lines: Omit<CartLine, 'key'>[];
@@ -151,6 +187,8 @@ export type CartAction =
       observations: string;
       due_date: string;
       delivery_date: string;
+      adjustments?: Omit<CartAdjustment, 'key'>[];
+      references?: CartReferences;
     }
   | { type: 'clear'; id: string; payment_method: PaymentMethodType };
 
@@ -267,6 +305,25 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         due_date: action.due_date ?? cart.due_date,
         delivery_date: action.delivery_date ?? cart.delivery_date,
       };
+    case 'addAdjustment': {
+      // At the rate most of the invoice carries: the highest rate of its lines (21% on an empty cart).
+      const rate = cart.lines.reduce((max, l) => Math.max(max, l.vat_rate_bp), cart.lines.length ? 0 : 2100);
+      const adjustment: CartAdjustment = {
+        key: `a${cart.nextKey}`, charge: action.charge, percent_bp: action.charge ? null : 0, amount_bani: 0, vat_rate_bp: rate, vat_category: null,
+        reason_code: action.charge ? CHARGE_REASON_CHOICES[0] : ALLOWANCE_REASON_CHOICES[0], reason: '',
+      };
+      return { ...cart, adjustments: [...cart.adjustments, adjustment], nextKey: cart.nextKey + 1 };
+    }
+    case 'updateAdjustment': {
+      if (action.index < 0 || action.index >= cart.adjustments.length) return cart;
+      const adjustments = cart.adjustments.slice();
+      adjustments[action.index] = { ...adjustments[action.index]!, ...action.patch };
+      return { ...cart, adjustments };
+    }
+    case 'removeAdjustment':
+      return { ...cart, adjustments: cart.adjustments.filter((_, i) => i !== action.index) };
+    case 'setReference':
+      return { ...cart, references: { ...cart.references, [action.kind]: action.value } };
     case 'load': {
       // A draft reopened at the counter: its lines become editable cart lines again.
       const lines = action.lines.map((l, i) => ({ ...l, key: `l${cart.nextKey + i}` }));
@@ -279,8 +336,10 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
         observations: action.observations,
         due_date: action.due_date,
         delivery_date: action.delivery_date,
+        adjustments: (action.adjustments ?? []).map((a, i) => ({ ...a, key: `a${cart.nextKey + lines.length + i}` })),
+        references: action.references ?? {},
         selected: lines.length - 1,
-        nextKey: cart.nextKey + lines.length,
+        nextKey: cart.nextKey + lines.length + (action.adjustments?.length ?? 0),
       };
     }
     case 'clear':
@@ -289,20 +348,68 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
   }
 }
 
+function totalsInput(cart: Cart) {
+  return cart.lines.map((l) => ({
+    quantity_milli: l.quantity_milli,
+    unit_price_bani: l.unit_price_bani,
+    unit_price_e4: l.unit_price_e4,
+    base_quantity_milli: l.base_quantity_milli,
+    vat_rate_bp: l.vat_rate_bp,
+    discount_bp: l.discount_bp,
+    vat_category: l.vat_category,
+    price_includes_vat: l.price_includes_vat,
+  }));
+}
+
+/** The rate (and, at 0%, category) key a discount or charge shares with its lines, as the service matches them. */
+function rateKey(rateBp: number, category: LineVatCategory | null): string {
+  return `${rateBp}:${rateBp === 0 ? (category ?? 'E') : ''}`;
+}
+
+/**
+ * Each discount and charge in bani: a percent is taken of the net of the lines at its rate (after their own
+ * discounts), rounded to the ban once, here, so the host and the service receive the same amount.
+ */
+export function cartAdjustmentAmounts(cart: Cart): Bani[] {
+  const plain = computeTotals(totalsInput(cart), { reverse_charge: cart.reverse_charge });
+  return cart.adjustments.map((a) => {
+    if (a.percent_bp === null) return a.amount_bani;
+    const base = cart.lines.reduce((sum, l, i) => (rateKey(l.vat_rate_bp, l.vat_category) === rateKey(a.vat_rate_bp, a.vat_category) ? sum + plain.lines[i]!.net_bani : sum), 0);
+    return mulDivRound(base, a.percent_bp, 10_000);
+  });
+}
+
+/** Which discounts and charges name a rate no line has (the host and the service refuse them). */
+function adjustmentsWithoutLines(cart: Cart): number[] {
+  const rates = new Set(cart.lines.map((l) => rateKey(l.vat_rate_bp, l.vat_category)));
+  return cart.adjustments.flatMap((a, i) => (rates.has(rateKey(a.vat_rate_bp, a.vat_category)) ? [] : [i]));
+}
+
 export function cartTotals(cart: Cart): InvoiceTotals {
-  return computeTotals(
-    cart.lines.map((l) => ({
-      quantity_milli: l.quantity_milli,
-      unit_price_bani: l.unit_price_bani,
-      unit_price_e4: l.unit_price_e4,
-      base_quantity_milli: l.base_quantity_milli,
-      vat_rate_bp: l.vat_rate_bp,
-      discount_bp: l.discount_bp,
-      vat_category: l.vat_category,
-      price_includes_vat: l.price_includes_vat,
-    })),
-    { reverse_charge: cart.reverse_charge },
-  );
+  // Only those the computation can place: one at a rate no line has is a problem to fix (cartProblems), not a crash.
+  const orphan = new Set(adjustmentsWithoutLines(cart));
+  const amounts = cartAdjustmentAmounts(cart);
+  const adjustments = cart.adjustments.flatMap((a, i) => (orphan.has(i) || amounts[i]! <= 0 ? [] : [{ charge: a.charge, amount_bani: amounts[i]!, vat_rate_bp: a.vat_rate_bp, vat_category: a.vat_category }]));
+  return computeTotals(totalsInput(cart), { reverse_charge: cart.reverse_charge, adjustments });
+}
+
+/** The discounts and charges as the host's `invoices.issue` takes them; `label` names a reason code when no text was typed. */
+export function cartAdjustmentInputs(cart: Cart, label: (code: string) => string): AdjustmentInput[] {
+  const amounts = cartAdjustmentAmounts(cart);
+  return cart.adjustments.map((a, i) => ({
+    charge: a.charge,
+    amount_bani: amounts[i]!,
+    vat_rate: bpToPercent(a.vat_rate_bp),
+    vat_category: a.vat_rate_bp === 0 ? a.vat_category : null,
+    reason: a.reason.trim() || (a.reason_code ? label(a.reason_code) : null),
+    reason_code: a.reason_code || null,
+  }));
+}
+
+/** The references typed, trimmed; null when none. */
+export function cartReferences(cart: Cart): CartReferences | null {
+  const entries = Object.entries(cart.references).map(([k, v]) => [k, v?.trim() ?? ''] as const).filter(([, v]) => v !== '');
+  return entries.length ? Object.fromEntries(entries) : null;
 }
 
 /** The lines as the host's `invoices.issue` takes them (bani prices, wire quantities and percents). */
@@ -341,7 +448,9 @@ export type CartProblem =
   | 'intra_community_region'
   | 'due_before_issue'
   | 'zero_total'
-  | 'card_part_too_large';
+  | 'card_part_too_large'
+  | 'adjustment_rate'
+  | 'adjustment_amount';
 
 /**
  * What an intra-community supply (K) asks of its buyer, the rules the service applies when it sends
@@ -381,6 +490,8 @@ export function cartProblems(cart: Cart, today?: string): CartProblem[] {
   // A sale of 0 lei or less is no sale (the host refuses it too): goods given back go through a storno.
   const total = cart.lines.length > 0 ? cartTotals(cart).total_bani : 0;
   if (cart.lines.length > 0 && total <= 0) problems.push('zero_total');
+  if (adjustmentsWithoutLines(cart).length) problems.push('adjustment_rate');
+  if (cartAdjustmentAmounts(cart).some((a) => a <= 0)) problems.push('adjustment_amount');
   if (cart.payment_method === 'receipt' && cart.card_bani > 0 && cart.card_bani >= total && total > 0) problems.push('card_part_too_large');
   return problems;
 }

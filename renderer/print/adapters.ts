@@ -9,6 +9,17 @@ import type { Receipt } from '../../shared/schemas/receipt';
  * (zInvoice, zReceipt: wire numbers in lei), the same ones the server returns. These adapters are
  * the one place that converts, so the templates stay usable with a server document as well.
  */
+/**
+ * BT-106..108 as the service sends them, only on an invoice with discounts or charges on the whole of it:
+ * the lines' sum, and each kind's sum with the invoice's sign (the stored amounts carry it).
+ */
+function documentAdjustmentTotals(view: InvoiceView): { lines_net?: number; allowances?: number; charges?: number } {
+  if (!view.allowances_charges.length) return {};
+  const allowances = view.allowances_charges.filter((a) => !a.charge).reduce((sum, a) => sum + a.amount_bani, 0);
+  const charges = view.allowances_charges.filter((a) => a.charge).reduce((sum, a) => sum + a.amount_bani, 0);
+  return { lines_net: fromBani(view.totals.net_bani + allowances - charges), allowances: fromBani(allowances), charges: fromBani(charges) };
+}
+
 export function invoiceForPrint(view: InvoiceView): Invoice {
   const rate = view.exchange_rate;
   const toRon = (bani: number) => (rate ? fromBani(mulDivRound(bani, Math.round(rate * 10_000), 10_000)) : 0);
@@ -37,7 +48,12 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
       vat: fromBani(view.totals.vat_bani),
       total: fromBani(view.totals.total_bani),
       discount: fromBani(view.totals.discount_bani),
+      ...documentAdjustmentTotals(view),
     },
+    allowances_charges: view.allowances_charges.map((a) => ({
+      charge: a.charge, amount: fromBani(a.amount_bani), vat_rate: a.vat_rate, vat_category: a.vat_category, reason: a.reason, reason_code: a.reason_code, vat: fromBani(a.vat_bani),
+    })),
+    references: view.references,
     vat_breakdown: view.vat_breakdown.map((b) => ({
       vat_rate: b.vat_rate,
       vat_category: b.vat_category,

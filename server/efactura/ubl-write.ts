@@ -270,7 +270,17 @@ function writeUbl(d: ParsedEInvoiceDocument): string {
           el('cac:InvoiceDocumentReference', [el('cbc:ID', d.billing_reference.number), opt('cbc:IssueDate', d.billing_reference.issue_date)]),
         ])
       : null,
+    // UBL 2.1 sequences differ: Invoice has Originator before Contract and a ProjectReference after the
+    // additional documents; CreditNote has Contract, Additional, then Originator, and no ProjectReference
+    // (EN 16931 puts BT-11 there as an AdditionalDocumentReference of type 50).
+    d.despatch_reference ? el('cac:DespatchDocumentReference', [el('cbc:ID', d.despatch_reference)]) : null,
+    d.receipt_reference ? el('cac:ReceiptDocumentReference', [el('cbc:ID', d.receipt_reference)]) : null,
+    !isCredit && d.tender_reference ? el('cac:OriginatorDocumentReference', [el('cbc:ID', d.tender_reference)]) : null,
     d.contract_reference ? el('cac:ContractDocumentReference', [el('cbc:ID', d.contract_reference)]) : null,
+    d.invoiced_object ? el('cac:AdditionalDocumentReference', [el('cbc:ID', d.invoiced_object), el('cbc:DocumentTypeCode', '130')]) : null,
+    isCredit && d.project_reference ? el('cac:AdditionalDocumentReference', [el('cbc:ID', d.project_reference), el('cbc:DocumentTypeCode', '50')]) : null,
+    isCredit && d.tender_reference ? el('cac:OriginatorDocumentReference', [el('cbc:ID', d.tender_reference)]) : null,
+    !isCredit && d.project_reference ? el('cac:ProjectReference', [el('cbc:ID', d.project_reference)]) : null,
     el('cac:AccountingSupplierParty', [party(d.seller, 'seller')]),
     el('cac:AccountingCustomerParty', [party(d.buyer, 'buyer')]),
     deliveryNode,

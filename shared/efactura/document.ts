@@ -287,6 +287,16 @@ const documentFieldsSchema = z
     contract_reference: text(200).optional(),
     /** BT-10, the buyer's reference (a public buyer's commitment number, a cost centre). */
     buyer_reference: text(200).optional(),
+    /** BT-16, the despatch advice (delivery note). */
+    despatch_reference: text(200).optional(),
+    /** BT-15, the receiving advice. */
+    receipt_reference: text(200).optional(),
+    /** BT-11, the project (a CreditNote carries it as an AdditionalDocumentReference of type 50). */
+    project_reference: text(200).optional(),
+    /** BT-17, the tender or lot. */
+    tender_reference: text(200).optional(),
+    /** BT-18, the invoiced object (AdditionalDocumentReference of type 130). */
+    invoiced_object: text(200).optional(),
     /** The invoice this one corrects or reverses (BG-3). */
     billing_reference: z.object({ number: text(200), issue_date: isoDate.optional() }).optional(),
     /** BG-13; needed for intra-community supplies (K): BR-IC-11/12. */

@@ -1,7 +1,7 @@
 import { foreignVatId, isOtherEuMemberState } from '../eu';
 import { lineNetUnitPrice, lineVatCategory, priceE4Text, type LineVatCategory } from '../invoice-math';
 import { roundHalfAwayFromZero } from '../money';
-import type { SellerSnapshot } from '../schemas/invoice';
+import type { InvoiceReferenceKind, SellerSnapshot } from '../schemas/invoice';
 import { CNP_NOT_GIVEN, bucharestSectorCode, eInvoiceDocumentSchema, type EInvoiceDocument, type EInvoiceLine, type VatCategory } from './document';
 import { countyCode } from './ro-counties';
 import { romanianIssue } from './messages';
@@ -78,8 +78,8 @@ export interface InvoiceFacts {
   buyer_name: string | null;
   seller: SellerSnapshot;
   lines: LineFacts[];
-  /** Order (BT-13), contract (BT-12) and buyer (BT-10) references (absent: none). */
-  references?: { order?: string | null | undefined; contract?: string | null | undefined; buyer?: string | null | undefined } | null | undefined;
+  /** Order (BT-13), contract (BT-12), buyer (BT-10), despatch (BT-16), receipt (BT-15), project (BT-11), tender (BT-17), invoiced object (BT-18) references (absent: none). */
+  references?: Partial<Record<InvoiceReferenceKind, string | null | undefined>> | null | undefined;
   /** Document-level allowances and charges as shared/invoice-math priced them (absent: none). */
   adjustments?: AdjustmentFacts[] | undefined;
   /** The invoice a storno reverses. */
@@ -437,6 +437,11 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
     ...(blankToUndefined(f.references?.order) ? { order_reference: clip(f.references!.order!.trim(), 200) } : {}),
     ...(blankToUndefined(f.references?.contract) ? { contract_reference: clip(f.references!.contract!.trim(), 200) } : {}),
     ...(blankToUndefined(f.references?.buyer) ? { buyer_reference: clip(f.references!.buyer!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.despatch) ? { despatch_reference: clip(f.references!.despatch!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.receipt) ? { receipt_reference: clip(f.references!.receipt!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.project) ? { project_reference: clip(f.references!.project!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.tender) ? { tender_reference: clip(f.references!.tender!.trim(), 200) } : {}),
+    ...(blankToUndefined(f.references?.invoiced_object) ? { invoiced_object: clip(f.references!.invoiced_object!.trim(), 200) } : {}),
     ...(f.storno && f.original?.full_number ? { billing_reference: { number: f.original.full_number, issue_date: f.original.issue_date } } : {}),
     ...(delivery ? { delivery } : {}),
     ...(allowances.length ? { allowances } : {}),

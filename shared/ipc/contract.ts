@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ERROR_TYPES } from '../api/envelope';
 import { zClient, zClientCreate, zClientUpdate } from '../schemas/client';
-import { zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
-import { LINE_VAT_CATEGORIES, MAX_INVOICE_LINES, vatCategoryOnZeroRate, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
+import { MAX_AMOUNT_BANI, zCurrencyCode, zDate, zExchangeRate, zPaymentMethodType, zQuantity, zVatPercent } from '../schemas/common';
+import { allowanceChargeRules, INVOICE_REFERENCE_KINDS, LINE_VAT_CATEGORIES, type InvoiceReferenceKind, MAX_ALLOWANCES_CHARGES, MAX_INVOICE_LINES, vatCategoryOnZeroRate, zInvoiceReferences, zPartySnapshot, zSellerSnapshot } from '../schemas/invoice';
 import { zBaseQuantity } from '../invoice-math';
 import { zSeriesLock } from '../schemas/series';
 import { zCompanyLookup } from '../schemas/company-lookup';
@@ -404,6 +404,33 @@ export const zLineInput = z.object({
 }).superRefine(vatCategoryOnZeroRate);
 export type LineInput = z.input<typeof zLineInput>;
 
+/**
+ * A discount (or, with `charge`, a charge) on the whole invoice (BG-20/BG-21), as the desktop takes it:
+ * the service's rules (shared/schemas/invoice.ts), the amount in bani without VAT, at the VAT rate of
+ * the lines it goes with.
+ */
+export const zAdjustmentInput = z.object({
+  charge: z.boolean().default(false),
+  amount_bani: z.number().int().positive('Must be above 0|Trebuie să fie peste 0').max(MAX_AMOUNT_BANI),
+  vat_rate: zVatPercent,
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+  reason: z.string().trim().min(1).max(100).nullish(),
+  reason_code: z.string().trim().min(1).nullish(),
+}).superRefine(allowanceChargeRules);
+export type AdjustmentInput = z.input<typeof zAdjustmentInput>;
+
+/** As the invoice keeps it: `amount_bani` with the invoice's sign (negative on a storno), `vat_bani` the VAT it moves. */
+export const zAdjustmentView = z.object({
+  charge: z.boolean(),
+  amount_bani: zBaniInt,
+  vat_rate: z.number(),
+  vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+  reason: z.string().nullable(),
+  reason_code: z.string().nullable(),
+  vat_bani: zBaniInt,
+});
+export type AdjustmentView = z.infer<typeof zAdjustmentView>;
+
 export const zInvoiceDraftInput = z.object({
   client_id: zLocalId.nullish(),
   /** A walk-in sale (no client; the buyer is "Persoană fizică"): takes the place of client_id. */
@@ -423,6 +450,10 @@ export const zInvoiceDraftInput = z.object({
   payment_method: zPaymentMethodType.nullish(),
   observations: z.string().max(2000).nullish(),
   lines: z.array(zLineInput).min(1).max(MAX_INVOICE_LINES),
+  /** Discounts and charges on the whole invoice, in order (issue 14 item 4). */
+  allowances_charges: z.array(zAdjustmentInput).max(MAX_ALLOWANCES_CHARGES).default([]),
+  /** Order, contract, delivery note... references (each optional). */
+  references: zInvoiceReferences.nullish(),
 });
 export type InvoiceDraftInput = z.input<typeof zInvoiceDraftInput>;
 
@@ -518,6 +549,10 @@ export const zInvoiceView = zInvoiceSummary.extend({
   spv_environment: z.enum(['live', 'test']),
   issued_at: zUnix.nullable(),
   lines: z.array(zLineView),
+  /** Discounts and charges on the whole invoice; `totals.net_bani` already counts them. */
+  allowances_charges: z.array(zAdjustmentView),
+  /** Every reference kind, null when not given. */
+  references: z.object(Object.fromEntries(INVOICE_REFERENCE_KINDS.map((k) => [k, z.string().nullable()])) as Record<InvoiceReferenceKind, z.ZodNullable<z.ZodString>>),
 });
 export type InvoiceView = z.infer<typeof zInvoiceView>;
 
@@ -698,6 +733,18 @@ export const zCounterCart = z.object({
   observations: z.string().max(2000),
   due_date: z.string().max(10),
   delivery_date: z.string().max(10),
+  /** Discounts and charges on the whole invoice (renderer/counter/cart.ts CartAdjustment); absent in carts kept before them. */
+  adjustments: z.array(z.object({
+    key: z.string().max(40),
+    charge: z.boolean(),
+    percent_bp: z.number().int().min(0).max(10_000).nullable(),
+    amount_bani: zNonNegativeBani,
+    vat_rate_bp: z.number().int().min(0).max(10_000),
+    vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+    reason_code: z.string().max(5),
+    reason: z.string().max(100),
+  })).max(MAX_ALLOWANCES_CHARGES).default([]),
+  references: z.partialRecord(z.enum(INVOICE_REFERENCE_KINDS), z.string().max(200)).default({}),
   selected: z.number().int(),
   nextKey: z.number().int(),
   /** When it was parked (unix seconds); null for the cart on the counter. */

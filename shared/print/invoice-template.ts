@@ -1,6 +1,6 @@
 import { mulDivRound, toBani, type Bani } from '../money';
 import { lineNetUnitPrice, percentToBp, storedBreakdownCategory, toMilli, toPriceE4 } from '../invoice-math';
-import type { Invoice, InvoiceLine } from '../schemas/invoice';
+import { INVOICE_REFERENCE_KINDS, type Invoice, type InvoiceLine } from '../schemas/invoice';
 import { formatBani, formatDate, formatPriceE4, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
@@ -239,7 +239,7 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
     rows.push(`<tr><td class="k">${labels.html('print.linesNet')}</td><td class="num">${money(invoice.totals.lines_net)} ${cur}</td></tr>`);
     for (const a of adjustments) {
       const what = `${labels.html(a.charge ? 'print.charge' : 'print.allowance')}${a.reason ? `: ${esc(a.reason)}` : ''} (${formatPercent(a.vat_rate, 'ro')})`;
-      rows.push(`<tr><td class="k muted">${what}</td><td class="num muted">${a.charge ? '' : '-'}${money(a.amount)} ${cur}</td></tr>`);
+      rows.push(`<tr><td class="k muted">${what}</td><td class="num muted">${money(adjustmentEffect(a))} ${cur}</td></tr>`);
     }
   }
   rows.push(`<tr><td class="k">${labels.html('print.totalNet')}</td><td class="num">${money(invoice.totals.net)} ${cur}</td></tr>`);
@@ -259,6 +259,11 @@ function totalsTable(invoice: Invoice, labels: PrintLabels): string {
     rows.push(`<tr><td class="k"><strong>${labels.html('print.amountDue')}</strong></td><td class="num"><strong>${money(invoice.amount_due)} ${cur}</strong></td></tr>`);
   }
   return `<table class="totals"><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+/** How a discount or charge on the whole invoice moves the taxable total: a discount down, a charge up (reversed on a storno). */
+export function adjustmentEffect(a: { charge: boolean; amount: number }): number {
+  return a.charge ? a.amount : -a.amount;
 }
 
 export function mentions(invoice: Invoice, labels: PrintLabels, footnotes: Map<string, number>, options: InvoicePrintOptions): string {
@@ -311,6 +316,11 @@ export function renderInvoiceHtml(invoice: Invoice, sellerInput: Seller, options
   meta.push(`<tr><td class="k">${labels.html('print.currency')}</td><td colspan="3">${esc(invoice.currency)}</td></tr>`);
   if (invoice.currency !== 'RON' && invoice.exchange_rate) {
     meta.push(`<tr><td class="k">${labels.html('print.exchangeRate')}</td><td colspan="3">1 ${esc(invoice.currency)} = ${formatRate(invoice.exchange_rate, 'ro')} lei</td></tr>`);
+  }
+  // The references the buyer asked for (order, contract, delivery note...), as the XML carries them.
+  for (const kind of INVOICE_REFERENCE_KINDS) {
+    const value = invoice.references?.[kind];
+    if (value) meta.push(`<tr><td class="k">${labels.html(`print.ref.${kind}`)}</td><td colspan="3">${esc(value)}</td></tr>`);
   }
   if (invoice.payment_method) {
     meta.push(`<tr><td class="k">${labels.html('print.paymentMethod')}</td><td colspan="3">${labels.html(`print.payment.${invoice.payment_method}`)}</td></tr>`);

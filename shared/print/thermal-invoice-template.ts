@@ -1,11 +1,11 @@
-import type { Invoice } from '../schemas/invoice';
+import { INVOICE_REFERENCE_KINDS, type Invoice } from '../schemas/invoice';
 import { taxCodeAsWritten } from '../ro/cui';
 import { formatIban } from '../ro/iban';
 import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } from '../format';
 import { percentToBp, storedBreakdownCategory } from '../invoice-math';
 import { esc, htmlDocument, joinPresent } from './html';
 import {
-  amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,
+  adjustmentEffect, amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,
 } from './invoice-template';
 import { printLabels, type PrintLabels } from './labels';
 import type { PrintedParty } from './party';
@@ -63,6 +63,10 @@ export function renderThermalInvoiceHtml(invoice: Invoice, sellerInput: Seller, 
     meta.push(kv(labels.html('print.exchangeRate'), `1 ${esc(invoice.currency)} = ${formatRate(invoice.exchange_rate, 'ro')} lei`));
   }
   if (invoice.payment_method) meta.push(kv(labels.html('print.paymentMethod'), labels.html(`print.payment.${invoice.payment_method}`)));
+  for (const kind of INVOICE_REFERENCE_KINDS) {
+    const value = invoice.references?.[kind];
+    if (value) meta.push(kv(labels.html(`print.ref.${kind}`), esc(value)));
+  }
 
   const lineRows = lines.map((line, index) => {
     const ground = legalGround(line, labels);
@@ -86,7 +90,19 @@ ${discount}
   });
 
   const ron = ronTotals(invoice);
+  // Discounts and charges on the whole invoice: the lines' sum, each of them, then the taxable total (as on A4 and in the XML).
+  const adjustments = invoice.allowances_charges ?? [];
+  const adjustmentRows = adjustments.length && invoice.totals.lines_net !== undefined
+    ? [
+        kv(labels.html('print.linesNet'), `${money(invoice.totals.lines_net)} ${cur}`),
+        ...adjustments.map((a) => kv(
+          `<span class="small">${labels.html(a.charge ? 'print.charge' : 'print.allowance')}${a.reason ? `: ${esc(a.reason)}` : ''} (${formatPercent(a.vat_rate, 'ro')})</span>`,
+          `${money(adjustmentEffect(a))} ${cur}`,
+        )),
+      ]
+    : [];
   const totals = [
+    ...adjustmentRows,
     kv(labels.html('print.totalNet'), `${money(invoice.totals.net)} ${cur}`),
     amount(invoice.totals.discount) !== 0 ? kv(labels.html('print.totalDiscount'), `-${formatBani(Math.abs(amount(invoice.totals.discount)), 'ro')} ${cur}`) : '',
     kv(labels.html('print.totalVat'), `${money(invoice.totals.vat)} ${cur}`),
@@ -130,6 +146,6 @@ ${mentions(invoice, labels, footnotes, options).replace(/class="box/g, 'class="m
 ${notes.join('\n')}
 </div>`;
   // About 14 mm per line, 6 per VAT rate, plus the fixed blocks; a long invoice runs on to a second strip.
-  const height = 150 + lines.length * 14 + invoice.vat_breakdown.length * 6 + (footnotes.size + notes.length) * 8 + (seller.logo ? 20 : 0);
+  const height = 150 + lines.length * 14 + invoice.vat_breakdown.length * 6 + adjustmentRows.length * 6 + meta.length * 2 + (footnotes.size + notes.length) * 8 + (seller.logo ? 20 : 0);
   return htmlDocument(`${labels.text(titleKey(invoice))} ${numberText}`, 'ro', thermalCss(height), body);
 }

@@ -83,7 +83,12 @@ export const zAllowanceChargeInput = z.object({
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
   reason: z.string().trim().min(1).max(100).nullish(),
   reason_code: z.string().trim().nullish(),
-}).superRefine((a, ctx) => {
+}).superRefine(allowanceChargeRules);
+
+/** The rules of one discount or charge on the whole invoice, the service's and the desktop's (shared/ipc). */
+export function allowanceChargeRules<
+  T extends { charge: boolean; vat_rate: number; vat_category?: LineVatCategory | null | undefined; reason?: string | null | undefined; reason_code?: string | null | undefined },
+>(a: T, ctx: z.core.$RefinementCtx<T>): void {
   vatCategoryOnZeroRate(a, ctx);
   if (!a.reason && !a.reason_code) {
     ctx.addIssue({ code: 'custom', path: ['reason'], message: 'Give a reason or a reason code.|Dați un motiv sau un cod de motiv.' });
@@ -95,7 +100,7 @@ export const zAllowanceChargeInput = z.object({
       message: `Not a ${a.charge ? 'charge' : 'discount'} reason code e-Factura accepts: ${codes.join(', ')}.|Nu este un cod de motiv pentru ${a.charge ? 'majorare' : 'reducere'} acceptat de e-Factura: ${codes.join(', ')}.`,
     });
   }
-});
+}
 export type AllowanceChargeInput = z.input<typeof zAllowanceChargeInput>;
 
 /** As the invoice keeps it: the amount has the invoice's sign (negative on a storno), `vat` the VAT it moves. */
@@ -117,6 +122,16 @@ export const zInvoiceReferences = z.object({
   order: z.string().trim().min(1).max(200).nullish(),
   contract: z.string().trim().min(1).max(200).nullish(),
   buyer: z.string().trim().min(1).max(200).nullish(),
+  /** BT-16, the delivery note / despatch advice ("aviz de însoțire"). */
+  despatch: z.string().trim().min(1).max(200).nullish(),
+  /** BT-15, the receiving advice ("notă de recepție"). */
+  receipt: z.string().trim().min(1).max(200).nullish(),
+  /** BT-11, the project. */
+  project: z.string().trim().min(1).max(200).nullish(),
+  /** BT-17, the tender or lot of a public procurement. */
+  tender: z.string().trim().min(1).max(200).nullish(),
+  /** BT-18, the invoiced object (a meter, a subscription, a vehicle...). */
+  invoiced_object: z.string().trim().min(1).max(200).nullish(),
 });
 export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
 
@@ -127,6 +142,23 @@ export type InvoiceReferences = z.output<typeof zInvoiceReferences>;
  * 5,000 of them stay under 7.5 MB with room for the header (docs/api-decisions.md, "Long invoices").
  */
 export const MAX_INVOICE_LINES = 5_000;
+
+/** Every reference an invoice can carry, in the order the printout lists them. */
+export const INVOICE_REFERENCE_KINDS = ['order', 'contract', 'buyer', 'despatch', 'receipt', 'project', 'tender', 'invoiced_object'] as const;
+export type InvoiceReferenceKind = (typeof INVOICE_REFERENCE_KINDS)[number];
+/** The references as returned: every kind, null when not given. */
+export type InvoiceReferencesView = Record<InvoiceReferenceKind, string | null>;
+
+/** Every kind present (null when absent or blank), from what a caller or a stored row gave; null when none at all. */
+export function normalizeReferences(r: Partial<Record<InvoiceReferenceKind, string | null | undefined>> | null | undefined): InvoiceReferencesView | null {
+  const out = Object.fromEntries(INVOICE_REFERENCE_KINDS.map((k) => [k, r?.[k]?.trim() || null])) as InvoiceReferencesView;
+  return INVOICE_REFERENCE_KINDS.some((k) => out[k] !== null) ? out : null;
+}
+
+/** No reference at all, as returned. */
+export function noReferences(): InvoiceReferencesView {
+  return Object.fromEntries(INVOICE_REFERENCE_KINDS.map((k) => [k, null])) as InvoiceReferencesView;
+}
 
 /** Up to this many discounts and charges on one invoice. */
 export const MAX_ALLOWANCES_CHARGES = 20;
@@ -283,8 +315,13 @@ export const zInvoice = z.object({
   totals: zInvoiceTotals,
   /** Our addition: discounts and charges on the whole invoice, in the order given (empty when none). */
   allowances_charges: z.array(zAllowanceCharge).optional(),
-  /** Our addition: order, contract and buyer references (each null when not given). */
-  references: z.object({ order: z.string().nullable(), contract: z.string().nullable(), buyer: z.string().nullable() }).optional(),
+  /** Our addition: order, contract, buyer, despatch, receipt, project, tender and invoiced-object references (each null when not given). */
+  references: z.object({
+    order: z.string().nullable(), contract: z.string().nullable(), buyer: z.string().nullable(),
+    // Absent in documents stored before they existed (read as null).
+    despatch: z.string().nullable().optional(), receipt: z.string().nullable().optional(), project: z.string().nullable().optional(),
+    tender: z.string().nullable().optional(), invoiced_object: z.string().nullable().optional(),
+  }).optional(),
   vat_breakdown: z.array(zVatBreakdownEntry),
   /** Totals in RON when the invoice currency is another (exchange_rate applied to every member). */
   totals_ron: zInvoiceTotals.nullable(),

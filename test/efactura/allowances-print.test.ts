@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderInvoiceHtml } from '../../shared/print/invoice-template';
+import { renderThermalInvoiceHtml } from '../../shared/print/thermal-invoice-template';
 import { makeInvoice, SELLER } from '../e2e/support/documents';
 
 /**
@@ -20,6 +21,15 @@ describe('printed discounts and charges on the whole invoice', () => {
     };
     const text = renderInvoiceHtml(invoice, SELLER).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
     expect(text).toMatch(/Valoare linii fără TVA 3\.000,00 lei Reducere pe factură: Discount volum \(21%\) -150,00 lei Majorare pe factură: Transport \(21%\) 35,00 lei Total fără TVA 2\.885,00 lei/);
+    // The 80 mm roll lists the same, one per row.
+    const roll = renderThermalInvoiceHtml({ ...invoice, references: { order: 'CMD 77', contract: null, buyer: null, despatch: 'AVZ 12' } }, SELLER).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    expect(roll).toMatch(/Valoare linii fără TVA 3\.000,00 lei Reducere pe factură: Discount volum \(21%\) -150,00 lei Majorare pe factură: Transport \(21%\) 35,00 lei Total fără TVA 2\.885,00 lei/);
+    expect(roll).toContain('Comanda nr. CMD 77');
+    expect(roll).toContain('Aviz de însoțire nr. AVZ 12');
+    // A storno reverses them: the discount raises, the charge lowers the (negative) taxable total.
+    const storno = { ...invoice, status: 'storno' as const, totals: { net: -2885, vat: -605.85, total: -3490.85, discount: 0, lines_net: -3000, allowances: -150, charges: -35 },
+      allowances_charges: invoice.allowances_charges.map((a) => ({ ...a, amount: -a.amount, vat: -a.vat })) };
+    expect(renderInvoiceHtml(storno, SELLER).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ')).toMatch(/Discount volum \(21%\) 150,00 lei Majorare pe factură: Transport \(21%\) -35,00 lei/);
     // Without any, the printout is as before.
     const plain = renderInvoiceHtml(base, SELLER).replace(/<[^>]+>/g, ' ');
     expect(plain).not.toMatch(/Valoare linii|pe factură/);

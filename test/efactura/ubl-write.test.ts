@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EInvoiceDocumentError, parseEInvoiceDocument, vatInRon, type EInvoiceDocument } from '../../server/efactura/document';
 import { formatAmount, formatPercent, formatQuantity, toUblXml } from '../../server/efactura/ubl-write';
 import { formatFindings, ublValidatorAvailability, validateUblFiles, type UblValidationResult } from '../../server/efactura/validator';
-import { allCases, b2cCnp, bucharest, escaping, foreignCurrency, multiRate, stornoCreditNote, stornoNegativeInvoice } from './fixtures/documents';
+import { allCases, b2cCnp, bucharest, escaping, foreignCurrency, multiRate, referencesCreditNote, referencesInvoice, stornoCreditNote, stornoNegativeInvoice } from './fixtures/documents';
 
 const availability = ublValidatorAvailability();
 const skipReason = availability.available ? '' : `UBL validators unavailable: ${availability.reason}`;
@@ -72,6 +72,22 @@ describe('UBL writer: structure', () => {
     expect(xml).toMatch(/<cac:BillingReference>\s*<cac:InvoiceDocumentReference>\s*<cbc:ID>TJG-2025-0001<\/cbc:ID>\s*<cbc:IssueDate>2025-09-15<\/cbc:IssueDate>/);
     expect(xml).toContain('<cbc:CreditedQuantity unitCode="H87">2</cbc:CreditedQuantity>');
     expect(xml).not.toMatch(/>-\d/); // positive amounts only
+  });
+
+  it('writes every reference in its UBL 2.1 place: an Invoice and a CreditNote order them differently', () => {
+    const refs = (xml: string) => topLevelElements(xml).filter((e) => /Reference$/.test(e));
+    expect(refs(toUblXml(referencesInvoice))).toEqual([
+      'cbc:BuyerReference', 'cac:OrderReference', 'cac:DespatchDocumentReference', 'cac:ReceiptDocumentReference',
+      'cac:OriginatorDocumentReference', 'cac:ContractDocumentReference', 'cac:AdditionalDocumentReference', 'cac:ProjectReference',
+    ]);
+    const credit = toUblXml(referencesCreditNote);
+    expect(refs(credit)).toEqual([
+      'cbc:BuyerReference', 'cac:OrderReference', 'cac:BillingReference', 'cac:DespatchDocumentReference', 'cac:ReceiptDocumentReference',
+      'cac:ContractDocumentReference', 'cac:AdditionalDocumentReference', 'cac:AdditionalDocumentReference', 'cac:OriginatorDocumentReference',
+    ]);
+    // A CreditNote has no ProjectReference: EN 16931 carries BT-11 as a document of type 50.
+    expect(credit).toMatch(/<cbc:ID>Proiect POR 2\.1<\/cbc:ID>\s*<cbc:DocumentTypeCode>50<\/cbc:DocumentTypeCode>/);
+    expect(credit).toMatch(/<cbc:ID>Contor 0011223<\/cbc:ID>\s*<cbc:DocumentTypeCode>130<\/cbc:DocumentTypeCode>/);
   });
 
   it('writes a storno invoice with negative quantities and totals but positive prices', () => {

@@ -5,7 +5,11 @@ import { navigate } from '../../app/router';
 import { SyncBadge } from '../../components/Badges';
 import { useToast } from '../../components/Toasts';
 import { percentToBp, toMilli } from '../../../shared/invoice-math';
-import { cartIssueBuyer, cartItems, cartProblems, cartReducer, cartTender, cartTotals, emptyCart, newCartId, type Cart, type CartAction, type CartProblem } from '../../counter/cart';
+import {
+  cartAdjustmentInputs, cartIssueBuyer, cartItems, cartProblems, cartReducer, cartReferences, cartTender, cartTotals, emptyCart, newCartId,
+  type Cart, type CartAction, type CartProblem, type CartReferences,
+} from '../../counter/cart';
+import { DocumentAdjustments, DocumentReferences, reasonKey } from './DocumentExtras';
 import { DEFAULT_WEIGHED_RULES, type WeighedRule } from '../../counter/barcode';
 import { ParkedCarts } from './ParkedCarts';
 import { TenderBox } from './TenderBox';
@@ -42,6 +46,8 @@ const PROBLEM_KEYS: Record<CartProblem, MessageKey> = {
   due_before_issue: 'counter.problem.due_before_issue',
   zero_total: 'till.problem.zero_total',
   card_part_too_large: 'till.problem.card_part_too_large',
+  adjustment_rate: 'counter.problem.adjustment_rate',
+  adjustment_amount: 'counter.problem.adjustment_amount',
 };
 
 function pickSeries(series: readonly SeriesView[], settings: Settings | undefined): SeriesView | undefined {
@@ -151,6 +157,12 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           observations: draft.observations ?? '',
           due_date: draft.due_date ?? '',
           delivery_date: draft.delivery_date ?? '',
+          // A draft's discounts and charges come back as the amounts they were saved at.
+          adjustments: draft.allowances_charges.map((a) => ({
+            charge: a.charge, percent_bp: null, amount_bani: a.amount_bani, vat_rate_bp: percentToBp(a.vat_rate), vat_category: a.vat_category,
+            reason_code: a.reason_code ?? '', reason: a.reason ?? '',
+          })),
+          references: Object.fromEntries(Object.entries(draft.references).filter(([, v]) => v !== null)) as CartReferences,
         });
         setEditingDraft(draft.id);
       } catch (error) {
@@ -246,6 +258,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       observations: sold.observations.trim() || null,
       due_date: sold.due_date || null,
       delivery_date: sold.delivery_date || null,
+      allowances_charges: cartAdjustmentInputs(sold, (code) => t(reasonKey(code))),
+      references: cartReferences(sold),
       language: 'ro',
       spv_environment: env,
     };
@@ -290,6 +304,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         observations: cart.observations.trim() || null,
         due_date: cart.due_date || null,
         delivery_date: cart.delivery_date || null,
+        allowances_charges: cartAdjustmentInputs(cart, (code) => t(reasonKey(code))),
+        references: cartReferences(cart),
       });
       toast(t('counter.draftSaved'), 'ok');
       dispatch({ type: 'clear', id: newCartId(), payment_method: defaultPayment });
@@ -453,6 +469,18 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
                   <td className="num">-{formatBani(totals.discount_bani, language)}</td>
                 </tr>
               ) : null}
+              {totals.allowance_total_bani !== 0 ? (
+                <tr className="vat-row" data-testid="total-allowances">
+                  <td>{t('print.allowance')}</td>
+                  <td className="num">-{formatBani(totals.allowance_total_bani, language)}</td>
+                </tr>
+              ) : null}
+              {totals.charge_total_bani !== 0 ? (
+                <tr className="vat-row" data-testid="total-charges">
+                  <td>{t('print.charge')}</td>
+                  <td className="num">{formatBani(totals.charge_total_bani, language)}</td>
+                </tr>
+              ) : null}
               {totals.breakdown.map((b) => (
                 <tr key={`${b.vat_rate_bp}-${b.vat_category ?? ''}`} className="vat-row" data-testid="vat-row">
                   <td>
@@ -579,7 +607,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
 function InvoiceDetails(props: { cart: Cart; dispatch: (action: CartAction) => void }) {
   const { t } = useI18n();
   const { cart, dispatch } = props;
-  const set = cart.due_date !== '' || cart.delivery_date !== '' || cart.observations.trim() !== '';
+  const set = cart.due_date !== '' || cart.delivery_date !== '' || cart.observations.trim() !== '' || cart.adjustments.length > 0 || cartReferences(cart) !== null;
   return (
     <details className="invoice-details" data-testid="invoice-details" open={set || undefined}>
       <summary>
@@ -599,6 +627,8 @@ function InvoiceDetails(props: { cart: Cart; dispatch: (action: CartAction) => v
           {t('counter.observations')}
           <textarea className="input" rows={2} maxLength={2000} data-testid="observations" value={cart.observations} onChange={(e) => dispatch({ type: 'setObservations', value: e.target.value })} />
         </label>
+        <DocumentAdjustments cart={cart} dispatch={dispatch} />
+        <DocumentReferences cart={cart} dispatch={dispatch} />
       </div>
     </details>
   );

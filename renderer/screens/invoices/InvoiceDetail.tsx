@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { ActionDialog } from '../../components/ActionDialog';
 import type { InvoiceView, Settings } from '../../../shared/ipc';
 import { navigate } from '../../app/router';
@@ -14,7 +14,7 @@ import { invoiceHtml, receiptHtml } from '../../print/print-invoice';
 import { pdfFileName, printHtml, savePdf } from '../../print/print-document';
 import { partyCodeOnScreen } from '../../lib/party-code';
 import { taxCodeAsWritten } from '../../../shared/ro/cui';
-import { isWalkInBuyer } from '../../../shared/schemas/invoice';
+import { INVOICE_REFERENCE_KINDS, isWalkInBuyer } from '../../../shared/schemas/invoice';
 import { efacturaUploadDeadline } from '../../../shared/ro/working-days';
 
 type Dialog = null | 'issue' | 'storno' | 'discard' | 'receipt' | 'payment' | 'convert' | 'spv';
@@ -107,6 +107,12 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
                 <dd>{invoice.numbering ? t(`invoices.numbering.${invoice.numbering}`) : '—'}</dd>
                 <dt>{t('counter.payment')}</dt>
                 <dd>{invoice.payment_method ? t(`payment.${invoice.payment_method}`) : '—'}</dd>
+                {INVOICE_REFERENCE_KINDS.filter((k) => invoice.references[k]).map((k) => (
+                  <Fragment key={k}>
+                    <dt>{t(`print.ref.${k}`)}</dt>
+                    <dd data-testid={`detail-reference-${k}`}>{invoice.references[k]}</dd>
+                  </Fragment>
+                ))}
                 {invoice.issued_at ? (
                   <>
                     <dt>{t('invoices.issuedAt')}</dt>
@@ -199,6 +205,15 @@ export function InvoiceDetail({ id, settings }: { id: string; settings: Settings
             <div className="body row" style={{ justifyContent: 'flex-end' }}>
               <table style={{ minWidth: 320 }}>
                 <tbody>
+                  {invoice.allowances_charges.map((a, i) => (
+                    <tr key={`adj-${i}`} className="muted small" data-testid="detail-adjustment">
+                      <td>
+                        {t(a.charge ? 'print.charge' : 'print.allowance')}
+                        {a.reason ? `: ${a.reason}` : ''} ({formatPercent(a.vat_rate, language)})
+                      </td>
+                      <td className="num">{formatBani(a.charge ? a.amount_bani : -a.amount_bani, language)}</td>
+                    </tr>
+                  ))}
                   <tr>
                     <td className="muted">{t('counter.net')}</td>
                     <td className="num">{formatMoney(invoice.totals.net_bani, invoice.currency, language)}</td>

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { bpToPercent, computeTotals, lineAmountBani, percentToBp, toMilli, toPriceE4, STANDARD_VAT_RATES_BP, type InvoiceTotals } from '../../../shared/invoice-math';
 import { fromBani, roundHalfAwayFromZero, toBani } from '../../../shared/money';
-import type { InvoiceReferences, LineVatCategory, zAllowanceChargeInput, zInvoiceLineInput } from '../../../shared/schemas/invoice';
+import { noReferences, normalizeReferences, type InvoiceReferences, type InvoiceReferencesView, type LineVatCategory, type zAllowanceChargeInput, type zInvoiceLineInput } from '../../../shared/schemas/invoice';
 import type { AdjustmentFacts } from '../../../shared/efactura/invoice-document';
 import { MAX_AMOUNT, MAX_AMOUNT_BANI } from '../../../shared/schemas/common';
 import { validationFailed } from '../../platform/errors';
@@ -102,12 +102,13 @@ export function adjustmentInput(a: AdjustmentIntegers): AdjustmentInput {
 
 /** The references as stored: null when none is given. */
 export function referencesJson(r: InvoiceReferences | null | undefined): string | null {
-  if (!r || (!r.order && !r.contract && !r.buyer)) return null;
-  return JSON.stringify({ order: r.order ?? null, contract: r.contract ?? null, buyer: r.buyer ?? null });
+  const all = normalizeReferences(r);
+  return all ? JSON.stringify(all) : null;
 }
 
-export function storedReferences(json: string | null): { order: string | null; contract: string | null; buyer: string | null } {
-  return json ? (JSON.parse(json) as { order: string | null; contract: string | null; buyer: string | null }) : { order: null, contract: null, buyer: null };
+/** Every kind, null when not given (rows stored before despatch..invoiced_object existed lack those keys). */
+export function storedReferences(json: string | null): InvoiceReferencesView {
+  return (json ? normalizeReferences(JSON.parse(json) as InvoiceReferences) : null) ?? noReferences();
 }
 
 /** What shared/efactura needs of them: the integers with the VAT each moves as priced. */

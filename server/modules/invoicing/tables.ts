@@ -103,7 +103,7 @@ export interface InvoicesTable {
   seller_json: string | null;
   /** Discounts and charges on the whole invoice (JSON of StoredAdjustment[], pricing.ts); null when none. */
   allowances_charges_json: string | null;
-  /** Order, contract and buyer references (JSON of InvoiceReferences); null when none. */
+  /** Order, contract, buyer, despatch, receipt, project, tender and invoiced-object references (JSON of InvoiceReferencesView); null when none. */
   references_json: string | null;
   currency: string;
   exchange_rate: number | null;
