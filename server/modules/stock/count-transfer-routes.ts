@@ -104,9 +104,10 @@ const createTransfer = defineRoute({
     const row = await ctx.db.transaction().execute(async (trx) => {
       const move = { companyId: ctx.companyId, documentType: 'transfer' as const, documentId: id, date, now: ctx.now };
       const out = await applyMoves(trx, move, b.lines.map((l) => ({ warehouseId: from.id, productId: l.product_id, quantityMilli: -toMilli(l.quantity) })), ctx.locale);
-      // In at the cost each line left at: the transfer moves value, it creates none.
+      // In at the cost each line left at: the transfer moves value, it creates none. Under FIFO the lots
+      // it took arrive as lots of the destination, with their entry dates and costs.
       await applyMoves(trx, move, out.map((m) => ({
-        warehouseId: to.id, productId: m.product_id, quantityMilli: -Number(m.quantity_milli), unitCostMilli: Number(m.unit_cost_milli),
+        warehouseId: to.id, productId: m.product_id, quantityMilli: -Number(m.quantity_milli), unitCostMilli: Number(m.unit_cost_milli), lotsOf: m.id,
       })), ctx.locale);
       const doc: StockDocumentsTable = {
         id, company_id: ctx.companyId, kind: 'transfer', warehouse_id: from.id, to_warehouse_id: to.id, date, note: b.note ?? null,

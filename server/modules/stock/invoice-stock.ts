@@ -10,7 +10,8 @@ type LineFacts = Pick<InvoiceLinesTable, 'product_id' | 'quantity_milli'>;
  * move goods (a proforma is an offer, a draft is nothing yet), and only lines of stocked products
  * (is_service false); free-text lines name no product. A sale takes from the default warehouse of
  * its work point at the average cost; a storno puts the goods back where the original took them, at
- * the cost they left at, so a sale and its storno leave quantity and value as they were.
+ * the cost they left at (under FIFO into the lots they left), so a sale and its storno leave quantity
+ * and value as they were.
  */
 export async function moveStockForInvoice(trx: Db, doc: DocumentFacts, lines: readonly LineFacts[] | null, now: number): Promise<void> {
   if (doc.document_type !== 'fiscal' || doc.status === 'draft') return;
@@ -38,7 +39,8 @@ export async function moveStockForInvoice(trx: Db, doc: DocumentFacts, lines: re
       warehouseId: from?.warehouseId ?? (home ??= await defaultWarehouse(trx, doc.company_id, doc.work_point_id, now)),
       productId: line.product_id,
       quantityMilli: quantity,
-      ...(quantity > 0 && from ? { unitCostMilli: from.unitCostMilli } : {}),
+      // CMP puts the goods back at the cost they left at; FIFO back into the very lots they left.
+      ...(quantity > 0 && from ? { unitCostMilli: from.unitCostMilli, restoreOf: doc.storno_of! } : {}),
     });
   }
   await applyMoves(trx, {
