@@ -8,6 +8,7 @@
  *   npx tsx bench/stock.ts                                   # small: 5 000 products, 100 000 movements
  *   BENCH_PRODUCTS=50000 BENCH_MOVEMENTS=1000000 npx tsx bench/stock.ts
  *   BENCH_DIALECT=postgres npx tsx bench/stock.ts
+ *   BENCH_VALUATION=fifo npx tsx bench/stock.ts                # the decrement under FIFO (lots seeded too)
  *
  * The real service over HTTP on loopback (response validation off, as in production); the ledger is
  * seeded straight into the tables in one transaction, each table by one INSERT ... SELECT over a row
@@ -26,6 +27,8 @@ const MOVEMENTS = Number(process.env.BENCH_MOVEMENTS ?? 100_000);
 const N = Number(process.env.BENCH_N ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DIALECT = (process.env.BENCH_DIALECT ?? 'sqlite') as Dialect;
+/** `fifo`: the firm values at FIFO; each seeded movement is then also a lot of 1 unit (20 open lots per product at 1M). */
+const VALUATION = process.env.BENCH_VALUATION === 'fifo' ? 'fifo' : 'cmp';
 
 async function main(): Promise<void> {
   const server = await startTestServer(DIALECT, { rateLimits: { requestsPerHour: 1e9, createsPerMinute: 1e9 }, validateResponses: false });
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     const clientId = (await call('POST', '/clients', { name: 'Client Bench SRL', cui: randomCui(), address: 'Str. Lungă 1', city: 'Brașov', county: 'Brașov' }, 201)).data.id as string;
     await call('POST', '/invoice-series', { name: 'BN', is_primary: true }, 201);
     const warehouseId = (await call('GET', '/warehouses')).data.data[0].id as string;
+    await call('PUT', '/stock/settings', { valuation: VALUATION });
 
     const db = server.storage.db;
     const seeded = performance.now();
@@ -67,13 +71,20 @@ async function main(): Promise<void> {
       await sql`insert into stock_movements (id, company_id, warehouse_id, product_id, quantity_milli, unit_cost_milli, value_bani, document_type, document_id, date, created_at)
         select 'stm_bench' || r.x, ${company}, ${warehouseId}, 'prd_bench' || (r.x % ${sql.lit(PRODUCTS)}), 1000, 500000, 500, 'nir', 'nir_bench' || (r.x / 50), '2026-11-01', cast(${now} as bigint)
         from (${rows(total)}) as r`.execute(trx);
-      await sql`insert into stock_levels (warehouse_id, product_id, company_id, quantity_milli, value_bani, unit_cost_milli, updated_at)
-        select ${warehouseId}, 'prd_bench' || r.x, ${company}, cast(${perProduct * 1000} as bigint), cast(${perProduct * 500} as bigint), 500000, cast(${now} as bigint)
+      await sql`insert into stock_levels (warehouse_id, product_id, company_id, quantity_milli, value_bani, unit_cost_milli, updated_at, lot_seq)
+        select ${warehouseId}, 'prd_bench' || r.x, ${company}, cast(${perProduct * 1000} as bigint), cast(${perProduct * 500} as bigint), 500000, cast(${now} as bigint),
+          ${sql.lit(VALUATION === 'fifo' ? perProduct : 0)}
         from (${rows(PRODUCTS)}) as r`.execute(trx);
+      if (VALUATION === 'fifo') {
+        await sql`insert into stock_lots (id, company_id, warehouse_id, product_id, received_date, seq, unit_cost_milli, quantity_milli, remaining_milli, remaining_value_bani, movement_id, created_at)
+          select 'lot_bench' || r.x, ${company}, ${warehouseId}, 'prd_bench' || (r.x % ${sql.lit(PRODUCTS)}), '2026-11-01', r.x / ${sql.lit(PRODUCTS)} + 1,
+            500000, 1000, 1000, 500, 'stm_bench' || r.x, cast(${now} as bigint)
+          from (${rows(total)}) as r`.execute(trx);
+      }
     });
     // Fresh statistics, as autovacuum (PostgreSQL) or the service's own optimize would leave them after such a load.
     await sql`analyze`.execute(db);
-    console.log(`${DIALECT}: seeded ${PRODUCTS} products, ${total} movements in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load ${loadavg()[0]!.toFixed(2)}`);
+    console.log(`${DIALECT} (${VALUATION}): seeded ${PRODUCTS} products, ${total} movements in ${((performance.now() - seeded) / 1000).toFixed(1)} s; load ${loadavg()[0]!.toFixed(2)}`);
 
     // The client's pooled socket sat idle through the seeding and the server has closed it: the first
     // request after a long seed can meet a reset. One harmless GET takes that hit, retried once.
