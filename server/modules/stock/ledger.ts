@@ -49,40 +49,24 @@ export async function stockSettings(db: Db, companyId: string): Promise<Pick<Sto
   return row ? { ...row, markup_bp: Number(row.markup_bp) } : { ...DEFAULT_SETTINGS };
 }
 
-async function ensureSettings(trx: Db, companyId: string, now: number): Promise<void> {
+/**
+ * The settings row, made when missing and locked on PostgreSQL (the NIR counter lives in it). For a
+ * change of `valuation` the whole `stock_levels` table is also locked (EXCLUSIVE, PostgreSQL; SQLite
+ * runs one writer at a time): that waits for every transaction that has locked or written a level and
+ * holds new ones until commit, and since applyMoves reads the method in the very statement that locks
+ * the first level (after its table lock is granted, so with a snapshot taken after this commit), no
+ * movement can be booked under the method being replaced. Once per firm in its life; sales pay nothing.
+ */
+export async function lockSettings(trx: Db, companyId: string, now: number, purpose: 'counter' | 'valuation' = 'counter'): Promise<StockSettingsTable> {
   await trx.insertInto('stock_settings')
     .values({ company_id: companyId, ...DEFAULT_SETTINGS, nir_next_number: 1, created_at: now, updated_at: now })
     .onConflict((oc) => oc.column('company_id').doNothing()).execute();
-}
-
-/**
- * The settings row, made when missing and locked on PostgreSQL (the NIR counter lives in it). `counter`
- * (the NIR number) takes FOR NO KEY UPDATE, which lets sales holding the row FOR KEY SHARE go on;
- * `valuation` takes FOR UPDATE, which waits for every stock transaction in flight and holds new ones
- * until the method is chosen (see currentValuation).
- */
-export async function lockSettings(trx: Db, companyId: string, now: number, purpose: 'counter' | 'valuation' = 'counter'): Promise<StockSettingsTable> {
-  await ensureSettings(trx, companyId, now);
-  let q = trx.selectFrom('stock_settings').selectAll().where('company_id', '=', companyId);
-  if (isPostgres(trx)) q = purpose === 'valuation' ? q.forUpdate() : q.forNoKeyUpdate();
-  return q.executeTakeFirstOrThrow();
-}
-
-/**
- * The firm's valuation, read inside a transaction that moves stock and kept from changing until it
- * ends: FOR KEY SHARE on PostgreSQL (SQLite runs one writer at a time). The row is made when missing,
- * so a firm's very first movement and a concurrent switch to FIFO cannot both think the ledger empty.
- */
-export async function currentValuation(trx: Db, companyId: string, now: number): Promise<'cmp' | 'fifo'> {
   const pg = isPostgres(trx);
-  const read = () => {
-    const q = trx.selectFrom('stock_settings').select('valuation').where('company_id', '=', companyId);
-    return (pg ? q.forKeyShare() : q).executeTakeFirst();
-  };
-  const found = await read();
-  if (found) return found.valuation;
-  await ensureSettings(trx, companyId, now);
-  return (await read())!.valuation;
+  let q = trx.selectFrom('stock_settings').selectAll().where('company_id', '=', companyId);
+  if (pg) q = q.forUpdate();
+  const row = await q.executeTakeFirstOrThrow();
+  if (pg && purpose === 'valuation') await sql`lock table stock_levels in exclusive mode`.execute(trx);
+  return row;
 }
 
 /** The default warehouse of a work point, made on first use (a unique column keeps it single under races). */
@@ -97,9 +81,14 @@ export async function defaultWarehouse(db: Db, companyId: string, workPointId: s
   return made.id;
 }
 
-async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: string, productId: string, now: number): Promise<Selectable<StockLevelsTable>> {
+type LockedLevel = Selectable<StockLevelsTable> & { valuation: 'cmp' | 'fifo' | null };
+
+async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: string, productId: string, now: number): Promise<LockedLevel> {
   const select = () => {
-    const q = trx.selectFrom('stock_levels').selectAll().where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
+    const q = trx.selectFrom('stock_levels').selectAll('stock_levels')
+      // The firm's valuation rides on the lock: no round trip of its own (see lockSettings for why it cannot be stale).
+      .select((eb) => eb.selectFrom('stock_settings').select('valuation').whereRef('stock_settings.company_id', '=', 'stock_levels.company_id').as('valuation'))
+      .where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
     // The row lock is what keeps 40 parallel sales of one product from losing a decrement.
     return (pg ? q.forUpdate() : q).executeTakeFirst();
   };
@@ -129,8 +118,8 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     const y = moves[b]!;
     return x.warehouseId === y.warehouseId ? (x.productId < y.productId ? -1 : x.productId > y.productId ? 1 : a - b) : x.warehouseId < y.warehouseId ? -1 : 1;
   });
-  // Read before any level is locked, in the same order everywhere (settings, then levels).
-  const fifo = (await currentValuation(trx, ctx.companyId, ctx.now)) === 'fifo' ? new FifoBook(trx, ctx.companyId, ctx.date, ctx.now) : null;
+  // FIFO or CMP: known from the first level locked (a firm without settings values at CMP).
+  let fifo: FifoBook | null | undefined;
   const positions = new Map<string, StockPosition>();
   const written: StockMovementsTable[] = [];
   for (const index of order) {
@@ -141,6 +130,7 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     if (!p) {
       const level = await lockLevel(trx, pg, ctx.companyId, m.warehouseId, m.productId, ctx.now);
       p = { quantityMilli: Number(level.quantity_milli), valueBani: Number(level.value_bani), unitCostMilli: Number(level.unit_cost_milli) };
+      fifo ??= level.valuation === 'fifo' ? new FifoBook(trx, ctx.companyId, ctx.date, ctx.now) : null;
       fifo?.enter(key, m.warehouseId, m.productId, Number(level.lot_seq));
     }
     const movementId = newId('stm');

@@ -49,8 +49,8 @@ const updateSettings = defineRoute({
   handler: async (ctx) => {
     const b = ctx.body;
     await ctx.db.transaction().execute(async (trx) => {
-      // FOR UPDATE when the method may change: it waits for every stock transaction of the firm in flight
-      // (they hold the row FOR KEY SHARE) and holds new ones, so "no movement yet" stays true until commit.
+      // When the method may change, the lock also waits for every stock transaction in flight and holds new
+      // ones (see lockSettings), so "no movement yet" stays true until this commits.
       const current = await lockSettings(trx, ctx.companyId, ctx.now, b.valuation ? 'valuation' : 'counter');
       if (b.valuation && b.valuation !== current.valuation) {
         const moved = await trx.selectFrom('stock_movements').select('id').where('company_id', '=', ctx.companyId).limit(1).executeTakeFirst();

@@ -65,6 +65,23 @@ describe.each(DIALECTS)('FIFO valuation on %s', (dialect) => {
     expect((await cmp.ok('GET', '/stock/settings')).valuation).toBe('cmp');
   });
 
+  it('choosing FIFO while the first sales of goods go through: either before them all, or refused', async () => {
+    const firm = await newFirm(server);
+    const clientId = (await newClient(firm)).id;
+    await newSeries(firm, { is_primary: true });
+    const productId = (await newProduct(firm, { name: 'Făină 1kg' })).id;
+    const sale = () => firm.call('POST', '/invoices', { client_id: clientId, items: [{ product_id: productId, description: 'Făină', quantity: 1, price: 5, vat_rate: 11 }] });
+    const replies = await Promise.all([sale(), sale(), sale(), firm.call('PUT', '/stock/settings', { valuation: 'fifo' }), sale(), sale(), sale()]);
+    const put = replies[3]!;
+    for (const r of replies.filter((x) => x !== put)) expect(r.status, r.text).toBe(201);
+    if (put.status !== 200) expectError(put, 409, 'valuation_locked');
+    const valuation = (await firm.ok('GET', '/stock/settings')).valuation as string;
+    expect(valuation).toBe(put.status === 200 ? 'fifo' : 'cmp');
+    // Every movement booked under the method in force: all with lots (FIFO) or none (CMP), which the
+    // invariant after this test checks level by level.
+    expect(await stockOf(firm, productId)).toMatchObject({ quantity: -6 });
+  });
+
   it('a sale takes the oldest lots first, by reception date, valued at exactly what it took', async () => {
     const { firm, productId, sell } = await fifoShop();
     await receive(firm, productId, 10, 20, { date: '2026-11-05' });
