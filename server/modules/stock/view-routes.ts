@@ -26,7 +26,7 @@ const listStock = defineRoute({
   description:
     'The levels of the work point\'s warehouses (or of `warehouse_id`, any of the firm\'s), one row per product and warehouse that ever ' +
     'moved. `search` matches the product\'s name, code and barcode (as `GET /products`); `product_id` keeps one product. Quantities are in the product\'s unit; ' +
-    '`unit_cost` is the weighted average cost (lei, up to 5 decimals), `value` the stock value in lei. `updated_since` with ' +
+    '`unit_cost` is the average cost of what is in stock (CMP, or under FIFO the average of the open lots; lei, up to 5 decimals), `value` the stock value in lei. `updated_since` with ' +
     '`sort=updated_at&order=asc` walks the levels changed since an instant (the desktop app\'s incremental pull).',
   tags: ['stock'], scope: 'stock:read',
   query: changesListQuery(['product_name', 'quantity', 'value'] as const).extend({ warehouse_id: z.string().optional(), product_id: z.string().optional() }),
