@@ -15,6 +15,15 @@
  * source made in SQL (generate_series / a recursive CTE), so a million movements load in seconds, shaped as receptions would leave it (levels equal
  * to the sum of their movements). Rounds alternate the measured and the baseline requests, so the load
  * of a shared machine falls on both alike.
+ *
+ * Figures at 50 000 products / 1 000 000 movements, 2026-11-26, 2-core machine shared by 8 agents, at a
+ * quieter moment (load 4-10; runs at load 14-35 are in docs/api-decisions.md, "Stock"). Issue with a
+ * stocked line vs a service line; GET /stock?search vs GET /products?search (term matching 1 product in 7):
+ *   SQLite CMP      issue  5,83 vs  4,11 ms (1,42)   search  48,5 vs 16,1 ms (3,01)
+ *   PostgreSQL CMP  issue  9,84 vs  6,57 ms (1,50)   search  93,8 vs 68,4 ms (1,37)
+ *   SQLite FIFO     issue  4,32 vs  2,83 ms (1,52)   search  28,8 vs 12,0 ms (2,40)
+ *   PostgreSQL FIFO issue 17,44 vs 13,25 ms (1,32)   search 137,2 vs 68,7 ms (2,00)
+ * Seeding the million movements: 8-14 s on SQLite, 33-58 s on PostgreSQL.
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
