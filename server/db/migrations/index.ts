@@ -22,9 +22,9 @@ export interface MigrationModule {
 
 /**
  * The known migrations. Kysely runs them in name order, so each module names its own with its range:
- * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519, compat 0810-0819 and 0840-0849.
  * platform 0001-0099, catalog 0100-0199, invoicing 0200-0299, expenses 0300-0399, e-Factura/SPV 0400-0499, imports 0500-0519,
- * stock 0600-0619, webhooks 0800-0809, attachments and document templates 0850-0859.
+ * stock 0600-0619 and 0650-0669, accounting 0700-0799, webhooks 0800-0809, compat 0810-0819 and 0840-0849, invoice e-mail 0830-0839,
+ * attachments and document templates 0850-0859.
  * The service refuses to start when the database has applied a migration not in this list.
  */
 export const migrations: Record<string, MigrationModule> = {

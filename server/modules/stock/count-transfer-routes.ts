@@ -39,7 +39,7 @@ const createCount = defineRoute({
   method: 'POST', path: '/stock-counts', operationId: 'createStockCount', summary: 'Book an inventory count (inventar)',
   description:
     'The quantities found on the shelf of `warehouse_id` (default: the work point\'s default warehouse). Each difference from the stock is ' +
-    'booked as a `count` movement at the average cost: a surplus in, a shortage out. A product that never moved in that warehouse, or a ' +
+    'booked as a `count` movement at the average cost: a surplus in, a shortage out (under FIFO the shortage takes the oldest lots). A product that never moved in that warehouse, or a ' +
     'service, answers 422 on its line. The reply shows, per line, what was expected and the difference booked.',
   tags: ['stock'], scope: 'stock:write', create: true, body: zStockCountCreate, response: zStockDocument, errors: { resource_missing: 404 },
   handler: async (ctx) => {
@@ -87,7 +87,8 @@ const createCount = defineRoute({
 const createTransfer = defineRoute({
   method: 'POST', path: '/stock-transfers', operationId: 'createStockTransfer', summary: 'Move goods between two warehouses of the firm',
   description:
-    'Out of `from_warehouse_id` at its average cost, into `to_warehouse_id` at that same cost (two `transfer` movements per line, same value). ' +
+    'Out of `from_warehouse_id` at its average cost, into `to_warehouse_id` at that same cost (two `transfer` movements per line, same value; ' +
+    'under FIFO the oldest lots leave and arrive as lots of the destination with their costs and entry dates). ' +
     'The same warehouse on both sides answers 422. Below zero in the source follows the firm\'s setting, as a sale.',
   tags: ['stock'], scope: 'stock:write', create: true, body: zStockTransferCreate, response: zStockDocument,
   errors: { resource_missing: 404, stock_insufficient: 409 },
@@ -104,9 +105,10 @@ const createTransfer = defineRoute({
     const row = await ctx.db.transaction().execute(async (trx) => {
       const move = { companyId: ctx.companyId, documentType: 'transfer' as const, documentId: id, date, now: ctx.now };
       const out = await applyMoves(trx, move, b.lines.map((l) => ({ warehouseId: from.id, productId: l.product_id, quantityMilli: -toMilli(l.quantity) })), ctx.locale);
-      // In at the cost each line left at: the transfer moves value, it creates none.
+      // In at the cost each line left at: the transfer moves value, it creates none. Under FIFO the lots
+      // it took arrive as lots of the destination, with their entry dates and costs.
       await applyMoves(trx, move, out.map((m) => ({
-        warehouseId: to.id, productId: m.product_id, quantityMilli: -Number(m.quantity_milli), unitCostMilli: Number(m.unit_cost_milli),
+        warehouseId: to.id, productId: m.product_id, quantityMilli: -Number(m.quantity_milli), unitCostMilli: Number(m.unit_cost_milli), lotsOf: m.id,
       })), ctx.locale);
       const doc: StockDocumentsTable = {
         id, company_id: ctx.companyId, kind: 'transfer', warehouse_id: from.id, to_warehouse_id: to.id, date, note: b.note ?? null,

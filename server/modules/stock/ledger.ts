@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, Db } from '../../db/types';
 import { newId } from '../../platform/ids';
 import { ApiError } from '../../platform/errors';
@@ -7,6 +7,7 @@ import { messageFor } from '../../platform/messages';
 import { stockIn, stockOut, type StockPosition } from '../../../shared/stock-math';
 import { fromMilli } from '../../../shared/invoice-math';
 import type { StockDocumentType, StockLevelsTable, StockMovementsTable, StockSettingsTable } from './tables';
+import { FifoBook } from './fifo';
 import './messages';
 
 /** One movement asked for: in with a cost, or out at the average cost. */
@@ -17,6 +18,10 @@ export interface MoveRequest {
   quantityMilli: number;
   /** Ins only; absent on an in means "at the current average" (a count surplus of a known product). */
   unitCostMilli?: number;
+  /** Ins of a storno under FIFO: put back into the lots this document took from (CMP uses unitCostMilli). */
+  restoreOf?: string;
+  /** Transfer ins under FIFO: carry the lots this out movement (written earlier in the transaction) took. */
+  lotsOf?: string;
 }
 
 export interface MoveContext {
@@ -44,14 +49,24 @@ export async function stockSettings(db: Db, companyId: string): Promise<Pick<Sto
   return row ? { ...row, markup_bp: Number(row.markup_bp) } : { ...DEFAULT_SETTINGS };
 }
 
-/** The settings row, made when missing and locked on PostgreSQL (the NIR counter lives in it). */
-export async function lockSettings(trx: Db, companyId: string, now: number): Promise<StockSettingsTable> {
+/**
+ * The settings row, made when missing and locked on PostgreSQL (the NIR counter lives in it). For a
+ * change of `valuation` the whole `stock_levels` table is also locked (EXCLUSIVE, PostgreSQL; SQLite
+ * runs one writer at a time): that waits for every transaction that has locked or written a level and
+ * holds new ones until commit, and since applyMoves reads the method in the very statement that locks
+ * the first level (after its table lock is granted, so with a snapshot taken after this commit), no
+ * movement can be booked under the method being replaced. Once per firm in its life; sales pay nothing.
+ */
+export async function lockSettings(trx: Db, companyId: string, now: number, purpose: 'counter' | 'valuation' = 'counter'): Promise<StockSettingsTable> {
   await trx.insertInto('stock_settings')
     .values({ company_id: companyId, ...DEFAULT_SETTINGS, nir_next_number: 1, created_at: now, updated_at: now })
     .onConflict((oc) => oc.column('company_id').doNothing()).execute();
+  const pg = isPostgres(trx);
   let q = trx.selectFrom('stock_settings').selectAll().where('company_id', '=', companyId);
-  if (isPostgres(trx)) q = q.forUpdate();
-  return q.executeTakeFirstOrThrow();
+  if (pg) q = q.forUpdate();
+  const row = await q.executeTakeFirstOrThrow();
+  if (pg && purpose === 'valuation') await sql`lock table stock_levels in exclusive mode`.execute(trx);
+  return row;
 }
 
 /** The default warehouse of a work point, made on first use (a unique column keeps it single under races). */
@@ -66,9 +81,14 @@ export async function defaultWarehouse(db: Db, companyId: string, workPointId: s
   return made.id;
 }
 
-async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: string, productId: string, now: number): Promise<StockLevelsTable> {
+type LockedLevel = Selectable<StockLevelsTable> & { valuation: 'cmp' | 'fifo' | null };
+
+async function lockLevel(trx: Db, pg: boolean, companyId: string, warehouseId: string, productId: string, now: number): Promise<LockedLevel> {
   const select = () => {
-    const q = trx.selectFrom('stock_levels').selectAll().where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
+    const q = trx.selectFrom('stock_levels').selectAll('stock_levels')
+      // The firm's valuation rides on the lock: no round trip of its own (see lockSettings for why it cannot be stale).
+      .select((eb) => eb.selectFrom('stock_settings').select('valuation').whereRef('stock_settings.company_id', '=', 'stock_levels.company_id').as('valuation'))
+      .where('warehouse_id', '=', warehouseId).where('product_id', '=', productId);
     // The row lock is what keeps 40 parallel sales of one product from losing a decrement.
     return (pg ? q.forUpdate() : q).executeTakeFirst();
   };
@@ -98,6 +118,8 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     const y = moves[b]!;
     return x.warehouseId === y.warehouseId ? (x.productId < y.productId ? -1 : x.productId > y.productId ? 1 : a - b) : x.warehouseId < y.warehouseId ? -1 : 1;
   });
+  // FIFO or CMP: known from the first level locked (a firm without settings values at CMP).
+  let fifo: FifoBook | null | undefined;
   const positions = new Map<string, StockPosition>();
   const written: StockMovementsTable[] = [];
   for (const index of order) {
@@ -108,8 +130,13 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     if (!p) {
       const level = await lockLevel(trx, pg, ctx.companyId, m.warehouseId, m.productId, ctx.now);
       p = { quantityMilli: Number(level.quantity_milli), valueBani: Number(level.value_bani), unitCostMilli: Number(level.unit_cost_milli) };
+      fifo ??= level.valuation === 'fifo' ? new FifoBook(trx, ctx.companyId, ctx.date, ctx.now) : null;
+      fifo?.enter(key, m.warehouseId, m.productId, Number(level.lot_seq));
     }
-    const step = m.quantityMilli > 0 ? stockIn(p, m.quantityMilli, m.unitCostMilli ?? p.unitCostMilli) : stockOut(p, -m.quantityMilli);
+    const movementId = newId('stm');
+    const step = fifo
+      ? await fifo.move(key, { ...m, movementId }, p)
+      : m.quantityMilli > 0 ? stockIn(p, m.quantityMilli, m.unitCostMilli ?? p.unitCostMilli) : stockOut(p, -m.quantityMilli);
     if (m.quantityMilli < 0 && step.after.quantityMilli < 0) {
       const product = await trx.selectFrom('products').select(['name', 'unit']).where('id', '=', m.productId).executeTakeFirst();
       const vars = { product: product?.name ?? m.productId, in_stock: fromMilli(p.quantityMilli), unit: product?.unit ?? '', wanted: fromMilli(-m.quantityMilli) };
@@ -126,7 +153,7 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
     }
     positions.set(key, step.after);
     written.push({
-      id: newId('stm'), company_id: ctx.companyId, warehouse_id: m.warehouseId, product_id: m.productId, quantity_milli: m.quantityMilli,
+      id: movementId, company_id: ctx.companyId, warehouse_id: m.warehouseId, product_id: m.productId, quantity_milli: m.quantityMilli,
       unit_cost_milli: step.unitCostMilli, value_bani: step.valueBani, document_type: ctx.documentType, document_id: ctx.documentId,
       date: ctx.date, created_at: ctx.now,
     });
@@ -134,10 +161,11 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
   for (const [key, p] of positions) {
     const [warehouseId, productId] = key.split('\u0000') as [string, string];
     await trx.updateTable('stock_levels')
-      .set({ quantity_milli: p.quantityMilli, value_bani: p.valueBani, unit_cost_milli: p.unitCostMilli, updated_at: ctx.now })
+      .set({ quantity_milli: p.quantityMilli, value_bani: p.valueBani, unit_cost_milli: p.unitCostMilli, updated_at: ctx.now, ...(fifo ? { lot_seq: fifo.seqOf(key) } : {}) })
       .where('warehouse_id', '=', warehouseId).where('product_id', '=', productId).execute();
   }
   if (written.length) await trx.insertInto('stock_movements').values(written).execute();
+  await fifo?.flush();
   return written;
 }
 

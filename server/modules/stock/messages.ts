@@ -14,9 +14,9 @@ addMessages({
     en: 'Stock of {product} went below zero: {in_stock} {unit} were in stock, {wanted} {unit} sold.',
     ro: 'Stocul pentru {product} a scăzut sub zero: erau în stoc {in_stock} {unit}, s-au vândut {wanted} {unit}.',
   },
-  valuation_not_available: {
-    en: 'FIFO valuation is not available yet; stock is valued at weighted average cost (CMP).',
-    ro: 'Evaluarea FIFO nu este încă disponibilă; stocul se evaluează la costul mediu ponderat (CMP).',
+  valuation_locked: {
+    en: 'The stock valuation method can no longer change: the firm already has stock documents valued at {method}. The method is chosen once, before the first reception or sale of goods.',
+    ro: 'Metoda de evaluare a stocului nu se mai poate schimba: firma are deja documente de stoc evaluate prin {method}. Metoda se alege o singură dată, înainte de prima recepție sau vânzare de mărfuri.',
   },
   nir_bill_received: {
     en: 'Supplier bill {bill} was already received by NIR {nir}.',

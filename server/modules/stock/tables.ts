@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface StockSettingsTable {
   company_id: string;
   valuation: 'cmp' | 'fifo';
@@ -29,6 +31,8 @@ export interface StockLevelsTable {
   value_bani: number;
   unit_cost_milli: number;
   updated_at: number;
+  /** Last FIFO lot number used in this level (0 under CMP). */
+  lot_seq: Generated<number>;
 }
 
 export type StockDocumentType = 'invoice' | 'storno' | 'nir' | 'count' | 'transfer';
@@ -96,6 +100,33 @@ export interface StockDocumentsTable {
   created_at: number;
 }
 
+export interface StockLotsTable {
+  id: string;
+  company_id: string;
+  warehouse_id: string;
+  product_id: string;
+  received_date: string;
+  seq: number;
+  unit_cost_milli: number;
+  quantity_milli: number;
+  remaining_milli: number;
+  remaining_value_bani: number;
+  movement_id: string;
+  created_at: number;
+}
+
+export interface StockLotUsesTable {
+  id: string;
+  company_id: string;
+  movement_id: string;
+  lot_id: string;
+  position: number;
+  quantity_milli: number;
+  value_bani: number;
+  returned_milli: number;
+  returned_value_bani: number;
+}
+
 export interface StockTables {
   stock_settings: StockSettingsTable;
   warehouses: WarehousesTable;
@@ -105,4 +136,6 @@ export interface StockTables {
   nirs: NirsTable;
   nir_lines: NirLinesTable;
   stock_documents: StockDocumentsTable;
+  stock_lots: StockLotsTable;
+  stock_lot_uses: StockLotUsesTable;
 }

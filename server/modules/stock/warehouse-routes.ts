@@ -39,17 +39,25 @@ const getSettings = defineRoute({
 const updateSettings = defineRoute({
   method: 'PUT', path: '/stock/settings', operationId: 'updateStockSettings', summary: 'Change the firm\'s stock settings',
   description:
-    '`valuation`: `cmp` (weighted average cost, the default). `fifo` answers 422 `valuation_not_available` for now. ' +
+    '`valuation`: `cmp` (weighted average cost, the default) or `fifo` (first in, first out: each reception is a lot at its cost, ' +
+    'a sale takes the oldest lots and is valued at exactly what it took). The method is chosen once: after the firm\'s first stock ' +
+    'movement (reception, sale of goods, count or transfer) a different `valuation` answers 409 `valuation_locked`; the same one is accepted. ' +
     '`negative_stock`: `allow` (a sale below zero goes through with a `negative_stock` warning in `meta.warnings`) or `block` ' +
     '(409 `stock_insufficient`). `markup_percent` proposes the sale price of received goods. `nir_prefix` prints before NIR numbers.',
   tags: ['stock'], scope: 'stock:write', body: zStockSettingsUpdate, response: zStockSettings,
-  errors: { valuation_not_available: 422 },
+  errors: { valuation_locked: 409 },
   handler: async (ctx) => {
     const b = ctx.body;
-    if (b.valuation === 'fifo') throw new ApiError(422, 'invalid_request_error', 'valuation_not_available', { param: 'valuation' });
     await ctx.db.transaction().execute(async (trx) => {
-      await lockSettings(trx, ctx.companyId, ctx.now);
+      // When the method may change, the lock also waits for every stock transaction in flight and holds new
+      // ones (see lockSettings), so "no movement yet" stays true until this commits.
+      const current = await lockSettings(trx, ctx.companyId, ctx.now, b.valuation ? 'valuation' : 'counter');
+      if (b.valuation && b.valuation !== current.valuation) {
+        const moved = await trx.selectFrom('stock_movements').select('id').where('company_id', '=', ctx.companyId).limit(1).executeTakeFirst();
+        if (moved) throw new ApiError(409, 'invalid_request_error', 'valuation_locked', { param: 'valuation', vars: { method: current.valuation.toUpperCase() } });
+      }
       await trx.updateTable('stock_settings').set({
+        ...(b.valuation ? { valuation: b.valuation } : {}),
         ...(b.negative_stock ? { negative_stock: b.negative_stock } : {}),
         ...(b.markup_percent !== undefined ? { markup_bp: Math.round(b.markup_percent * 100) } : {}),
         ...(b.nir_prefix ? { nir_prefix: b.nir_prefix } : {}),

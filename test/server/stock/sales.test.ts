@@ -26,7 +26,7 @@ describe.each(DIALECTS)('stock moved by sales on %s', (dialect) => {
     return { firm, clientId, productId, sell };
   }
 
-  it('makes the default warehouse lazily, one per work point, and refuses FIFO for now', async () => {
+  it('makes the default warehouse lazily, one per work point; CMP is the default valuation', async () => {
     const firm = await newFirm(server);
     const first = await firm.ok('GET', '/warehouses');
     const again = await firm.ok('GET', '/warehouses');
@@ -36,9 +36,6 @@ describe.each(DIALECTS)('stock moved by sales on %s', (dialect) => {
     const second = await firm.ok('POST', '/warehouses', { name: 'Depozit' });
     expect(second.is_default).toBe(false);
     expectError(await firm.call('POST', '/warehouses', { name: 'Depozit' }), 409, 'warehouse_name_taken');
-    const fifo = await firm.call('PUT', '/stock/settings?locale=ro', { valuation: 'fifo' });
-    expectError(fifo, 422, 'valuation_not_available');
-    expect(fifo.body.error.message).toContain('FIFO nu este încă disponibilă');
     expect(await firm.ok('GET', '/stock/settings')).toMatchObject({ valuation: 'cmp', negative_stock: 'allow', markup_percent: 30 });
   });
 
