@@ -29,7 +29,7 @@ export async function firmOf(db: Db, companyId: string): Promise<Firm> {
 const FIXED_HEAD = ['Nr. crt.', 'Tip', 'Număr document', 'Data', 'Partener', 'CUI/CNP', 'Monedă', 'Curs'];
 
 /** Writes the XLSX into the returned stream as the rows come; an error mid-way ends the stream with it. */
-export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period: Period, firm: Firm): Readable {
+export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period: Period, firm: Firm, tick: () => void = () => undefined): Readable {
   const out = new PassThrough();
   const columns = columnsOf(kind);
   void (async () => {
@@ -52,6 +52,7 @@ export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period
       ]);
       for (let i = FIXED_HEAD.length + 1; i <= FIXED_HEAD.length + columns.length; i += 1) r.getCell(i).numFmt = '#,##0.00';
       r.commit();
+      tick();
     }
     const t = ws.addRow(['', 'TOTAL', '', '', '', '', '', '', ...columns.map((c) => (totals[c] ?? 0) / 100)]);
     t.font = { bold: true };
