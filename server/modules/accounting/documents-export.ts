@@ -4,6 +4,7 @@ import type { Db } from '../../db/types';
 import { baniToDecimalString } from '../../../shared/money';
 import { purchaseRows, salesRows, CHUNK, pageFrom, type Period } from './journal-source';
 import { KIND_LABELS_RO } from './journal-files';
+import { drained } from './zip-stream';
 
 /**
  * Every document of a period in one plain table (CSV or XLSX), for an accountant whose program is not
@@ -89,6 +90,8 @@ export function documentsXlsx(db: Db, companyId: string, period: Period, tick?: 
       const row = ws.addRow([r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, r.base / 100, r.vat / 100, r.total / 100]);
       for (const c of [8, 9, 10]) row.getCell(c).numFmt = '#,##0.00';
       row.commit();
+      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
+      await drained(out);
     }
     ws.commit();
     await wb.commit();

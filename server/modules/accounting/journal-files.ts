@@ -7,6 +7,7 @@ import { formatRon } from '../../../shared/money';
 import { formatDateRo } from '../../../shared/accounting/format';
 import type { JournalKind } from '../../../shared/schemas/accounting';
 import { columnsOf, journalRows } from './journal-build';
+import { drained } from './zip-stream';
 import type { JournalRow, JournalWarning, Period } from './journal-source';
 
 /** The journals as files: a streamed XLSX (exceljs' streaming writer) and a printable HTML form, row by row. */
@@ -53,6 +54,8 @@ export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period
       for (let i = FIXED_HEAD.length + 1; i <= FIXED_HEAD.length + columns.length; i += 1) r.getCell(i).numFmt = '#,##0.00';
       r.commit();
       tick();
+      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
+      await drained(out);
     }
     const t = ws.addRow(['', 'TOTAL', '', '', '', '', '', '', ...columns.map((c) => (totals[c] ?? 0) / 100)]);
     t.font = { bold: true };

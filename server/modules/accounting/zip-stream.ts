@@ -37,7 +37,7 @@ const U32 = 0xffffffff;
 const U16 = 0xffff;
 
 /** Waits while the reader is behind; a reader gone (the client hung up) stops the writing. */
-async function drained(out: PassThrough): Promise<void> {
+export async function drained(out: PassThrough): Promise<void> {
   if (out.writableNeedDrain) {
     await new Promise<void>((resolve) => {
       const done = () => {
