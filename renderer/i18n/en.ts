@@ -803,6 +803,10 @@ export const en: Messages = {
   'accounting.working': 'Working…',
   'accounting.making': 'Making: {name}',
   'accounting.progress': 'Progress',
+  'accounting.progressCount': '{done} of {total} documents ({percent}%)',
+  'accounting.counting': 'Counting the documents…',
+  'accounting.savingFile': 'The file is ready; saving…',
+  'accounting.jobFailed': 'The export failed: {reason}',
   'accounting.saved': 'Saved: {path}',
   'accounting.downloaded': 'Downloaded: {name}',
   // e-Factura checks before numbering (efacturaCheck.*)

@@ -806,6 +806,10 @@ export const ro = {
   'accounting.working': 'Se face…',
   'accounting.making': 'Se face: {name}',
   'accounting.progress': 'Progres',
+  'accounting.progressCount': '{done} din {total} documente ({percent}%)',
+  'accounting.counting': 'Se numără documentele…',
+  'accounting.savingFile': 'Fișierul este gata; se salvează…',
+  'accounting.jobFailed': 'Exportarea nu a reușit: {reason}',
   'accounting.saved': 'Salvat: {path}',
   'accounting.downloaded': 'Descărcat: {name}',
   // e-Factura checks before numbering (efacturaCheck.*)

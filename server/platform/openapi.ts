@@ -254,8 +254,9 @@ function operation(route: AnyRoute, components: Components) {
   const responses: Record<string, unknown> = {
     [String(status)]: { description: status === 201 ? 'Created.' : 'Success.', headers: successHeaders, content },
   };
-  if (route.create && status !== 200) {
+  if (route.create && status === 201) {
     // A create the route recognises as already made (client_local_uuid, a consumed reservation) answers what exists.
+    // (A 202 create, an export job, has no such replay: its Idempotency-Key replay answers the stored 202.)
     responses['200'] = {
       description: 'Replay: this create had already happened (same `client_local_uuid` or reservation); the resource as it stands, with `Idempotent-Replayed: true`.',
       headers: successHeaders,

@@ -155,3 +155,36 @@ export const zCashCeilingWarning = z.object({
   received_today: z.number(),
 });
 export type CashCeilingWarning = z.infer<typeof zCashCeilingWarning>;
+
+/** The files an export job can make (each is also a direct GET of its own: the job's file is the same bytes). */
+export const EXPORT_JOB_FORMATS = ['sales_journal_xlsx', 'purchase_journal_xlsx', 'saga', 'winmentor', 'documents_csv', 'documents_xlsx', 'archive'] as const;
+export type ExportJobFormat = (typeof EXPORT_JOB_FORMATS)[number];
+export const EXPORT_JOB_STATES = ['running', 'ready', 'failed'] as const;
+export type ExportJobState = (typeof EXPORT_JOB_STATES)[number];
+
+export const zExportJobCreate = z.object({
+  format: z.enum(EXPORT_JOB_FORMATS),
+  start_date: isoDate,
+  end_date: isoDate,
+});
+
+export const zExportJob = z.object({
+  object: z.literal('accounting_export_job'),
+  id: z.string(),
+  format: z.enum(EXPORT_JOB_FORMATS),
+  start_date: z.string(),
+  end_date: z.string(),
+  state: z.enum(EXPORT_JOB_STATES),
+  /** Documents written so far, of `total` (counted when the job started). */
+  done: z.number().int(),
+  total: z.number().int(),
+  /** Once `ready`: the file, downloaded from `url` (the same bytes as the direct export). */
+  file: z
+    .object({ name: z.string(), content_type: z.string(), bytes: z.number().int(), sha256: z.string(), url: z.string() })
+    .nullable(),
+  /** Once `failed`: why, in the request's language. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  created_at: z.number().int(),
+  finished_at: z.number().int().nullable(),
+});
+export type ExportJob = z.infer<typeof zExportJob>;

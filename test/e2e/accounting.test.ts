@@ -65,6 +65,59 @@ describe('Contabilitate', () => {
     expect(await page.getByTestId('accounting-get-saga_zip').isDisabled()).toBe(true);
   });
 
+  it('shows the documents written of the total while an export job runs, then saves its file', async () => {
+    const { page } = desktop;
+    await desktop.open('#/accounting');
+    // The month again (the test before left a backwards period): its bounds reset with it.
+    await page.getByTestId('accounting-month').fill(MONTH);
+    await expect(page.getByTestId('accounting-start').inputValue()).resolves.toBe(`${MONTH}-01`);
+    // The job of a few documents ends in a blink: the save is held until the bar has been seen and photographed.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const channels: string[] = [];
+    await page.route('**/__tejghea/invoke', async (route) => {
+      const channel = (JSON.parse(route.request().postData() ?? '{}') as { channel?: string }).channel ?? '';
+      channels.push(channel);
+      if (channel === 'accounting.jobSave') await held;
+      await route.continue();
+    });
+    try {
+      const downloaded = page.waitForEvent('download', { timeout: 60_000 });
+      await page.getByTestId('accounting-get-documents_csv').click();
+      const bar = page.getByTestId('accounting-progress-bar');
+      await bar.waitFor();
+      const total = Number(await bar.getAttribute('data-total'));
+      expect(total).toBeGreaterThanOrEqual(8);
+      // The job's own count reaches its total (the save is held, so the bar stays).
+      await page.getByTestId('accounting-progress-text').getByText('se salvează').waitFor({ timeout: 30_000 });
+      expect(Number(await bar.getAttribute('value'))).toBe(total);
+      expect(Number(await bar.getAttribute('max'))).toBe(total);
+      // Held just before saving: the real count, full, with the saving note.
+      await expect(page.getByTestId('accounting-progress-text').textContent()).resolves.toBe(`${total} din ${total} documente (100%) · Fișierul este gata; se salvează…`);
+      await screenshot(page, 'accounting-progress');
+      release();
+      const download = await downloaded;
+      expect(download.suggestedFilename()).toMatch(/^Documente_.*\.csv$/);
+      const { readFileSync } = await import('node:fs');
+      const bytes = readFileSync(await download.path());
+      // UTF-8 with a BOM (Excel reads the diacritics then), as the direct export.
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
+      expect(lines[0]).toBe('Tip,Număr,Data,Partener,CUI/CNP,Monedă,Curs,Bază (lei),TVA (lei),Total (lei)');
+      // One row per document counted by the job: the bar's total is the file's row count.
+      expect(lines).toHaveLength(1 + total);
+      expect(lines.filter((l) => l.startsWith('Chitanță,')).length).toBeGreaterThanOrEqual(4);
+      expect(lines.filter((l) => l.startsWith('Factură,') && l.includes(`,${MONTH}-10,`)).length).toBe(1);
+      expect(channels).toEqual(expect.arrayContaining(['accounting.jobStart', 'accounting.jobStatus', 'accounting.jobSave']));
+      await page.getByTestId('accounting-progress').waitFor({ state: 'detached' });
+    } finally {
+      release();
+      await page.unroute('**/__tejghea/invoke');
+    }
+  });
+
   it('prints the registrul de casă on form 14-4-7A: balances carried day to day', async () => {
     const res = await fetch(`${server.base}/accounting/cash-register/html?start_date=${MONTH}-01&end_date=${MONTH}-31`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(res.status).toBe(200);

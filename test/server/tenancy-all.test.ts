@@ -46,6 +46,7 @@ const COVERED = [
   'getProductImport', 'previewProductImport', 'commitProductImport',
   'getClientImport', 'previewClientImport', 'commitClientImport',
   'getWarehouse', 'updateWarehouse', 'getNir',
+  'getAccountingExportJob', 'getAccountingExportJobFile',
   'getInvoicePdf', 'getReceiptPdf', 'sendInvoiceByEmail', 'listInvoiceEmails',
   // Contazen's names (issue 18) that do more than rename a route; pure aliases are covered by their original (ALIAS_OF).
   'setPrimarySeries', 'voidInvoice', 'duplicateInvoice', 'markInvoiceSent', 'listInvoicePayments', 'createInvoicePayment', 'payInvoice',
@@ -429,6 +430,21 @@ describe.each(DIALECTS)('every resource is isolated between companies on %s', (d
     await expectActionIsolated({ create: received, method: 'POST', path: () => '/products/SKU-IZOLAT/stock', body: { quantity: 1 }, witness, ownerStatus: 200 });
     const issued = async (key: string) => (await invoice(await asFirm(key))).id;
     await expectActionIsolated({ create: issued, method: 'GET', path: (id) => `/invoices/${id}/pdf?mode=url`, witness: (id) => [`/invoices/${id}`], ownerStatus: 200 });
+  });
+
+  it('isolates accounting export jobs and their files', async () => {
+    await isolated({
+      create: async (key) => {
+        const res = await server.api(key, 'POST', '/accounting/exports/jobs', { format: 'documents_csv', start_date: '2026-10-01', end_date: '2026-10-31' });
+        expect(res.status, res.text).toBe(202);
+        const id = res.body.data.id as string;
+        // Its file is read too: wait until the (empty) export is written.
+        for (let i = 0; i < 100 && (await server.api(key, 'GET', `/accounting/exports/jobs/${id}`)).body.data.state === 'running'; i += 1) await new Promise((r) => setTimeout(r, 50));
+        return id;
+      },
+      paths: (id) => [`/accounting/exports/jobs/${id}`, `/accounting/exports/jobs/${id}/file`],
+      methods: ['GET'],
+    });
   });
 
   it('isolates warehouses and NIRs, and another firm\'s warehouse in stock queries', async () => {

@@ -95,7 +95,7 @@ function problemOf(req: FuzzRequest, status: number, headers: Headers, text: str
   if (typeof body.meta?.request_id !== 'string' || body.meta.request_id !== headers.get('x-request-id')) {
     return `${status} whose meta.request_id is not its X-Request-Id`;
   }
-  if (req.unknownMember !== undefined) return unknownMemberProblem(req.unknownMember, status, body.error);
+  if (req.unknownMember !== undefined) return unknownMemberProblem(req.unknownMember, status, body.error, req.path);
   return null;
 }
 
@@ -103,7 +103,9 @@ function problemOf(req: FuzzRequest, status: number, headers: Headers, text: str
  * A request carrying a member the operation does not know must be refused naming it, unless a check
  * made before any member is read refused it first (its form: 400/413/415; a NUL in the path or query).
  */
-function unknownMemberProblem(member: string, status: number, error: { code?: unknown; fields?: Record<string, unknown> }): string | null {
+function unknownMemberProblem(member: string, status: number, error: { code?: unknown; fields?: Record<string, unknown> }, path: string): string | null {
+  // A `..` path parameter is resolved by the URL itself (`/webhooks/0/deliveries/..` is `/webhooks/0/`): no route of ours was asked.
+  if (status === 404 && error.code === 'route_not_found' && /\/(\.\.|%2e%2e)(\/|\?|$)/i.test(path)) return null;
   if (error.code === 'unknown_parameter') {
     return status === 422 && error.fields?.[member] !== undefined ? null : `unknown_parameter ${status} without \`${member}\` in fields`;
   }

@@ -1,6 +1,6 @@
 import { saveBase64InBrowser } from '../../lib/save-download';
 import { useState } from 'react';
-import type { AccountingFile } from '../../../shared/ipc/contract-accounting';
+import { isJobFile, type AccountingFile } from '../../../shared/ipc/contract-accounting';
 import { callIpc } from '../../data/hooks';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { MessageKey } from '../../i18n';
@@ -11,8 +11,23 @@ import { formatDate } from '../../lib/format';
 /**
  * "Contabilitate": the accountant's month. Pick a period (a month by default), get each file the
  * service makes of it: the VAT journals, the cash register, Saga's import files, every document as a
- * table, the monthly archive. Files are made on the service (online); a bar runs while one is made.
+ * table, the monthly archive. Files are made on the service (online). The long ones (spreadsheets, the
+ * programs' exports, the archive) are export jobs: the bar shows the documents written of the total, read
+ * from the service every few hundred milliseconds, and the file is saved once the job is ready.
  */
+
+/** How often the job's progress is asked for (ms). */
+const POLL_MS = 400;
+
+interface Progress { done: number; total: number; saving: boolean }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Percent of a job, 0 when nothing is counted yet, 100 when there was nothing to write. */
+export function percentOf(done: number, total: number): number {
+  if (total <= 0) return done > 0 ? 100 : 0;
+  return Math.min(100, Math.floor((done * 100) / total));
+}
 
 interface FileItem {
   file: AccountingFile;
@@ -67,6 +82,7 @@ export function AccountingScreen() {
   const [end, setEnd] = useState(bounds.end);
   const [busy, setBusy] = useState<AccountingFile | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
 
   const pickMonth = (value: string) => {
     if (!/^\d{4}-\d{2}$/.test(value)) return;
@@ -81,7 +97,23 @@ export function AccountingScreen() {
     if (periodError) return;
     setBusy(item.file);
     setError(null);
-    void callIpc('accounting.export', { file: item.file, start_date: start, end_date: end })
+    setProgress(null);
+    const file = item.file;
+    const run = async () => {
+      if (!isJobFile(file)) return callIpc('accounting.export', { file, start_date: start, end_date: end });
+      // A job on the service: documents written of the total, then the file.
+      let job = await callIpc('accounting.jobStart', { file, start_date: start, end_date: end, request_id: crypto.randomUUID() });
+      setProgress({ done: job.done, total: job.total, saving: false });
+      while (job.state === 'running') {
+        await sleep(POLL_MS);
+        job = await callIpc('accounting.jobStatus', { job_id: job.job_id });
+        setProgress({ done: job.done, total: job.total, saving: false });
+      }
+      if (job.state === 'failed') throw new Error(t('accounting.jobFailed', { reason: job.error_message ?? '' }));
+      setProgress({ done: job.done, total: job.total, saving: true });
+      return callIpc('accounting.jobSave', { job_id: job.job_id });
+    };
+    void run()
       .then((r) => {
         if (r.base64) {
           saveBase64InBrowser(r.base64, r.file_name, r.content_type);
@@ -93,7 +125,10 @@ export function AccountingScreen() {
         setError(message);
         toast(message, 'bad');
       })
-      .finally(() => setBusy(null));
+      .finally(() => {
+        setBusy(null);
+        setProgress(null);
+      });
   };
 
   return (
@@ -120,7 +155,29 @@ export function AccountingScreen() {
       {busy ? (
         <div className="card col" style={{ maxWidth: 920, marginTop: 12 }} data-testid="accounting-progress">
           <span>{t('accounting.making', { name: t(GROUPS.flatMap((g) => g.items).find((i) => i.file === busy)!.label) })}</span>
-          <progress style={{ width: '100%' }} aria-label={t('accounting.progress')} />
+          {progress ? (
+            <>
+              <progress
+                style={{ width: '100%' }}
+                aria-label={t('accounting.progress')}
+                max={Math.max(progress.total, 1)}
+                value={progress.total > 0 ? progress.done : progress.saving ? 1 : 0}
+                data-testid="accounting-progress-bar"
+                data-done={progress.done}
+                data-total={progress.total}
+              />
+              <span className="muted small" data-testid="accounting-progress-text">
+                {t('accounting.progressCount', { done: progress.done, total: progress.total, percent: percentOf(progress.done, progress.total) })}
+                {progress.saving ? ` · ${t('accounting.savingFile')}` : ''}
+              </span>
+            </>
+          ) : (
+            <>
+              {/* Before the job answers (or for a register printed in one call): no count yet to show. */}
+              <progress style={{ width: '100%' }} aria-label={t('accounting.progress')} />
+              {isJobFile(busy) ? <span className="muted small">{t('accounting.counting')}</span> : null}
+            </>
+          )}
         </div>
       ) : null}
       {error ? <div className="card" role="alert" style={{ maxWidth: 920, marginTop: 12, color: 'var(--bad)' }}>{error}</div> : null}

@@ -10,7 +10,7 @@ import { toUblXml } from '../../efactura/index';
 import { ApiError } from '../../platform/errors';
 import { invoiceToDocument, loadInvoiceSource } from '../efactura-spv/invoice-document';
 import { activeKey, invoiceEnvironment } from '../efactura-spv/submission-store';
-import { CHUNK, type Period } from './journal-source';
+import { CHUNK, pageFrom, type Period } from './journal-source';
 import { firmOf, journalHtml } from './journal-files';
 import { cashRegisterHtml } from './cash-print';
 import { zipStream, type ZipEntry } from './zip-stream';
@@ -82,7 +82,7 @@ export function monthPeriod(month: string): Period {
 }
 
 /** Every file of the archive but the index, each once, in a fixed order; `index` fills as they pass. */
-async function* documents(db: Db, companyId: string, month: string, index: IndexSink, pdf: PdfRenderer | null): AsyncGenerator<ZipEntry> {
+async function* documents(db: Db, companyId: string, month: string, index: IndexSink, pdf: PdfRenderer | null, tick: () => void): AsyncGenerator<ZipEntry> {
   const period = monthPeriod(month);
   const entry = async (path: string, kind: string, data: Uint8Array, id: string | null = null, number: string | null = null): Promise<ZipEntry> => {
     await index({ path, kind, document_id: id, number, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') });
@@ -95,12 +95,14 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
   yield await entry('CITESTE-MA.txt', 'readme', utf8(`${README_TEXT}${pdf ? README_PDF.included : README_PDF.missing}`));
 
   let after: { date: string; id: string } | null = null;
+
+  // Read through a function: TypeScript would otherwise infer the query's type from the cursor it sets.
+
+  const cursor = (): { date: string; id: string } | null => after;
   for (;;) {
-    let q = db.selectFrom('invoices').select(['id', 'full_number', 'issue_date', 'spv_environment'])
+    const q = db.selectFrom('invoices').select(['id', 'full_number', 'issue_date', 'spv_environment'])
       .where('company_id', '=', companyId).where('document_type', '=', 'fiscal').where('status', 'in', ['issued', 'voided', 'storno'])
-      .where('issue_date', '>=', period.start_date).where('issue_date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+      .where(pageFrom('issue_date', 'id', period.start_date, cursor())).where('issue_date', '<=', period.end_date);
     const invoices = await q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     for (const inv of invoices) {
       const name = `facturi-emise/${safe(inv.full_number ?? inv.id)}`;
@@ -114,12 +116,14 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
           // An invoice that cannot make a valid e-Factura (no seller address yet…): listed, said why, no XML.
           if (!(err instanceof ApiError)) throw err;
           yield await entry(`${name}.eroare.txt`, 'invoice_xml_error', utf8(`Factura ${inv.full_number ?? inv.id} nu poate fi scrisă ca e-Factura: ${err.code}\n`), inv.id, inv.full_number);
+          tick();
           continue;
         }
       }
       yield await entry(`${name}.xml`, 'invoice_xml', utf8(xml), inv.id, inv.full_number);
       if (pdf) yield await invoicePdfEntry(db, companyId, pdf, inv, name, entry);
       if (sent?.answer_zip) yield await entry(`${name}.raspuns-anaf.zip`, 'anaf_answer', new Uint8Array(Buffer.from(sent.answer_zip, 'base64')), inv.id, inv.full_number);
+      tick();
     }
     if (invoices.length < CHUNK) break;
     const last = invoices[invoices.length - 1]!;
@@ -128,12 +132,10 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
 
   after = null;
   for (;;) {
-    let rq = db.selectFrom('receipts')
+    const rq = db.selectFrom('receipts')
       .select(['id', 'receipt_number', 'date', 'client_name', 'client_id', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani', 'currency', 'type', 'invoice_id', 'work_point_id', 'observations'])
       .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
-      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) rq = rq.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+      .where(pageFrom('date', 'id', period.start_date, cursor())).where('date', '<=', period.end_date);
     const receipts = await rq.orderBy('date').orderBy('id').limit(CHUNK).execute();
     for (const r of receipts) {
       const json = JSON.stringify({
@@ -142,6 +144,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         type: r.type, invoice_id: r.invoice_id, work_point_id: r.work_point_id, observations: r.observations, id: r.id,
       }, null, 2);
       yield await entry(`chitante/${safe(r.receipt_number)}-${r.id}.json`, 'receipt', utf8(`${json}\n`), r.id, r.receipt_number);
+      tick();
     }
     if (receipts.length < CHUNK) break;
     const last = receipts[receipts.length - 1]!;
@@ -150,7 +153,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
 
   after = null;
   for (;;) {
-    let bq = db.selectFrom('supplier_bills')
+    const bq = db.selectFrom('supplier_bills')
       .leftJoin('efactura_messages', 'efactura_messages.id', 'supplier_bills.efactura_message_id')
       .select([
         'supplier_bills.id as id', 'supplier_bills.invoice_number', 'supplier_bills.issue_date', 'supplier_bills.source', 'supplier_bills.supplier_json',
@@ -158,12 +161,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         'efactura_messages.xml as xml', 'efactura_messages.signature as signature',
       ])
       .where('supplier_bills.company_id', '=', companyId)
-      .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) {
-      bq = bq.where('supplier_bills.issue_date', '>=', cursor.date)
-        .where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
-    }
+      .where(pageFrom('supplier_bills.issue_date', 'supplier_bills.id', period.start_date, cursor())).where('supplier_bills.issue_date', '<=', period.end_date);
     const bills = await bq.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
     for (const b of bills) {
       const name = `facturi-primite/${safe(b.invoice_number)}-${b.id}`;
@@ -178,6 +176,7 @@ async function* documents(db: Db, companyId: string, month: string, index: Index
         }, null, 2);
         yield await entry(`${name}.json`, 'supplier_bill_manual', utf8(`${json}\n`), b.id, b.invoice_number);
       }
+      tick();
     }
     if (bills.length < CHUNK) break;
     const last = bills[bills.length - 1]!;
@@ -252,7 +251,7 @@ async function* spooled(head: string, path: string, tail: string): AsyncGenerato
  * are spooled to temporary files as the files pass, so memory stays flat however long the month (the
  * same bytes as building it whole: JSON.stringify's layout, written a row at a time).
  */
-export function monthlyArchive(db: Db, companyId: string, month: string, pdf: PdfRenderer | null = null): Readable {
+export function monthlyArchive(db: Db, companyId: string, month: string, pdf: PdfRenderer | null = null, tick: () => void = () => undefined): Readable {
   async function* all(): AsyncGenerator<ZipEntry> {
     const dir = await mkdtemp(join(tmpdir(), 'tejghea-archive-'));
     try {
@@ -265,7 +264,7 @@ export function monthlyArchive(db: Db, companyId: string, month: string, pdf: Pd
         count += 1;
       };
       try {
-        yield* documents(db, companyId, month, sink, pdf);
+        yield* documents(db, companyId, month, sink, pdf, tick);
       } finally {
         await csv.close();
         await json.close();

@@ -2,8 +2,9 @@ import { PassThrough, Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/types';
 import { baniToDecimalString } from '../../../shared/money';
-import { purchaseRows, salesRows, CHUNK, type Period } from './journal-source';
+import { purchaseRows, salesRows, CHUNK, pageFrom, type Period } from './journal-source';
 import { KIND_LABELS_RO } from './journal-files';
+import { drained } from './zip-stream';
 
 /**
  * Every document of a period in one plain table (CSV or XLSX), for an accountant whose program is not
@@ -29,28 +30,32 @@ export interface DocumentRow {
 const sum = (amounts: Record<string, number | undefined>, prefix: string) =>
   Object.entries(amounts).reduce((s, [k, v]) => (k.startsWith(prefix) ? s + (v ?? 0) : s), 0);
 
-export async function* documentRows(db: Db, companyId: string, period: Period): AsyncGenerator<DocumentRow> {
+/** `tick` is called as each row is handed on (one per document). */
+export async function* documentRows(db: Db, companyId: string, period: Period, tick: () => void = () => undefined): AsyncGenerator<DocumentRow> {
   for await (const r of salesRows(db, companyId, period)) {
     if (r.kind === 'collection') continue;
     const total = r.amounts.total ?? 0;
     const vat = sum(r.amounts, 'vat_');
     yield { kind: KIND_LABELS_RO[r.kind], number: r.number, date: r.date, partner: r.partner_name, cui: r.partner_cui ?? '', currency: r.currency, rate: r.exchange_rate === null ? '' : String(r.exchange_rate), base: total - vat, vat, total };
+    tick();
   }
   for await (const r of purchaseRows(db, companyId, period)) {
     const total = r.amounts.total ?? 0;
     const vat = sum(r.amounts, 'vat_');
     yield { kind: KIND_LABELS_RO[r.kind], number: r.number, date: r.date, partner: r.partner_name, cui: r.partner_cui ?? '', currency: r.currency, rate: r.exchange_rate === null ? '' : String(r.exchange_rate), base: total - vat, vat, total };
+    tick();
   }
   let after: { date: string; id: string } | null = null;
+  // Read through a function: TypeScript would otherwise infer the query's type from the cursor it sets.
+  const cursor = (): { date: string; id: string } | null => after;
   for (;;) {
-    let q = db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
+    const q = db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
       .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
-      .where('date', '>=', period.start_date).where('date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) q = q.where('date', '>=', cursor.date).where((eb) => eb.or([eb('date', '>', cursor.date), eb.and([eb('date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+      .where(pageFrom('date', 'id', period.start_date, cursor())).where('date', '<=', period.end_date);
     const rows = await q.orderBy('date').orderBy('id').limit(CHUNK).execute();
     for (const r of rows) {
       yield { kind: 'Chitanță', number: r.receipt_number, date: r.date ?? '', partner: r.client_name, cui: '', currency: r.currency, rate: '', base: Number(r.amount_without_vat_bani), vat: Number(r.amount_vat_bani), total: Number(r.amount_bani) };
+      tick();
     }
     if (rows.length < CHUNK) return;
     const last = rows[rows.length - 1]!;
@@ -63,17 +68,17 @@ function csvField(value: string): string {
 }
 
 /** CSV with a header, comma-separated, dot decimals, UTF-8 with a BOM (Excel reads the diacritics then). */
-export function documentsCsv(db: Db, companyId: string, period: Period): Readable {
+export function documentsCsv(db: Db, companyId: string, period: Period, tick?: () => void): Readable {
   async function* lines(): AsyncGenerator<string> {
     yield `\uFEFF${DOCUMENT_COLUMNS.map(csvField).join(',')}\r\n`;
-    for await (const r of documentRows(db, companyId, period)) {
+    for await (const r of documentRows(db, companyId, period, tick)) {
       yield `${[r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, baniToDecimalString(r.base), baniToDecimalString(r.vat), baniToDecimalString(r.total)].map(csvField).join(',')}\r\n`;
     }
   }
   return Readable.from(lines());
 }
 
-export function documentsXlsx(db: Db, companyId: string, period: Period): Readable {
+export function documentsXlsx(db: Db, companyId: string, period: Period, tick?: () => void): Readable {
   const out = new PassThrough();
   void (async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -81,10 +86,12 @@ export function documentsXlsx(db: Db, companyId: string, period: Period): Readab
     const head = ws.addRow([...DOCUMENT_COLUMNS]);
     head.font = { bold: true };
     head.commit();
-    for await (const r of documentRows(db, companyId, period)) {
+    for await (const r of documentRows(db, companyId, period, tick)) {
       const row = ws.addRow([r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, r.base / 100, r.vat / 100, r.total / 100]);
       for (const c of [8, 9, 10]) row.getCell(c).numFmt = '#,##0.00';
       row.commit();
+      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
+      await drained(out);
     }
     ws.commit();
     await wb.commit();

@@ -2,7 +2,7 @@ import type { Db } from '../../db/types';
 import { mulDivRound } from '../../../shared/money';
 import { rateMicro, ronAt, ronLines } from '../../../shared/accounting/journal-math';
 import { percentToBp, storedBreakdownCategory, type LineVatCategory } from '../../../shared/invoice-math';
-import { CHUNK, type Period } from './journal-source';
+import { CHUNK, pageFrom, type Period } from './journal-source';
 
 /**
  * The documents of a period line by line, in RON, as every accounting program's import wants them
@@ -62,14 +62,14 @@ export async function* issuedDocuments(db: Db, companyId: string, period: Period
   const profile = await db.selectFrom('company_profiles').select('vat_on_collection').where('company_id', '=', companyId).executeTakeFirst();
   const collection = Boolean(profile && Number(profile.vat_on_collection));
   let after: Cursor = null;
+  // Read through a function: TypeScript would otherwise infer the query's type from the cursor it sets.
+  const cursor = (): { date: string; id: string } | null => after;
   for (;;) {
-    let q = db
+    const q = db
       .selectFrom('invoices')
       .select(['id', 'full_number', 'issue_date', 'due_date', 'buyer_json', 'buyer_name', 'currency', 'exchange_rate', 'reverse_charge', 'vat_breakdown_json'])
       .where('company_id', '=', companyId).where('document_type', '=', 'fiscal').where('status', 'in', ['issued', 'voided', 'storno'])
-      .where('issue_date', '>=', period.start_date).where('issue_date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) q = q.where('issue_date', '>=', cursor.date).where((eb) => eb.or([eb('issue_date', '>', cursor.date), eb.and([eb('issue_date', '=', cursor.date), eb('id', '>', cursor.id)])]));
+      .where(pageFrom('issue_date', 'id', period.start_date, cursor())).where('issue_date', '<=', period.end_date);
     const invoices = await q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     if (!invoices.length) return;
     const lines = await db.selectFrom('invoice_lines').selectAll().where('invoice_id', 'in', invoices.map((i) => i.id)).orderBy('invoice_id').orderBy('position').execute();
@@ -131,13 +131,13 @@ const supplierParty = (s: SupplierColumns): Party => ({
  */
 export async function* receivedDocuments(db: Db, companyId: string, period: Period): AsyncGenerator<ExportDocument> {
   let after: Cursor = null;
+  // Read through a function: TypeScript would otherwise infer the query's type from the cursor it sets.
+  const cursor = (): { date: string; id: string } | null => after;
   for (;;) {
-    let q = db.selectFrom('expenses').innerJoin('suppliers', 'suppliers.id', 'expenses.supplier_id')
+    const q = db.selectFrom('expenses').innerJoin('suppliers', 'suppliers.id', 'expenses.supplier_id')
       .select(['expenses.id as id', 'expenses.date as date', 'expenses.due_date', 'expenses.reference', 'expenses.description', 'expenses.exchange_rate_micro',
         'expenses.vat_percent', 'expenses.net_bani', 'expenses.vat_bani', 'expenses.account_net_bani', 'expenses.account_vat_bani', ...supplierColumns])
-      .where('expenses.company_id', '=', companyId).where('expenses.date', '>=', period.start_date).where('expenses.date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) q = q.where('expenses.date', '>=', cursor.date).where((eb) => eb.or([eb('expenses.date', '>', cursor.date), eb.and([eb('expenses.date', '=', cursor.date), eb('expenses.id', '>', cursor.id)])]));
+      .where('expenses.company_id', '=', companyId).where(pageFrom('expenses.date', 'expenses.id', period.start_date, cursor())).where('expenses.date', '<=', period.end_date);
     const expenses = await q.orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
     if (!expenses.length) break;
     const lines = await db.selectFrom('expense_lines').selectAll().where('expense_id', 'in', expenses.map((e) => e.id)).orderBy('expense_id').orderBy('position').execute();
@@ -164,13 +164,11 @@ export async function* receivedDocuments(db: Db, companyId: string, period: Peri
 
   after = null;
   for (;;) {
-    let q = db.selectFrom('supplier_bills').innerJoin('suppliers', 'suppliers.id', 'supplier_bills.supplier_id')
+    const q = db.selectFrom('supplier_bills').innerJoin('suppliers', 'suppliers.id', 'supplier_bills.supplier_id')
       .select(['supplier_bills.id as id', 'supplier_bills.issue_date as date', 'supplier_bills.due_date', 'supplier_bills.invoice_number', 'supplier_bills.currency',
         'supplier_bills.tax_exclusive_bani', 'supplier_bills.tax_bani', ...supplierColumns])
       .where('supplier_bills.company_id', '=', companyId).where('supplier_bills.expense_id', 'is', null)
-      .where('supplier_bills.issue_date', '>=', period.start_date).where('supplier_bills.issue_date', '<=', period.end_date);
-    const cursor = after;
-    if (cursor) q = q.where('supplier_bills.issue_date', '>=', cursor.date).where((eb) => eb.or([eb('supplier_bills.issue_date', '>', cursor.date), eb.and([eb('supplier_bills.issue_date', '=', cursor.date), eb('supplier_bills.id', '>', cursor.id)])]));
+      .where(pageFrom('supplier_bills.issue_date', 'supplier_bills.id', period.start_date, cursor())).where('supplier_bills.issue_date', '<=', period.end_date);
     const bills = await q.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
     if (!bills.length) break;
     for (const b of bills) {

@@ -7,6 +7,7 @@ import { formatRon } from '../../../shared/money';
 import { formatDateRo } from '../../../shared/accounting/format';
 import type { JournalKind } from '../../../shared/schemas/accounting';
 import { columnsOf, journalRows } from './journal-build';
+import { drained } from './zip-stream';
 import type { JournalRow, JournalWarning, Period } from './journal-source';
 
 /** The journals as files: a streamed XLSX (exceljs' streaming writer) and a printable HTML form, row by row. */
@@ -29,7 +30,7 @@ export async function firmOf(db: Db, companyId: string): Promise<Firm> {
 const FIXED_HEAD = ['Nr. crt.', 'Tip', 'Număr document', 'Data', 'Partener', 'CUI/CNP', 'Monedă', 'Curs'];
 
 /** Writes the XLSX into the returned stream as the rows come; an error mid-way ends the stream with it. */
-export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period: Period, firm: Firm): Readable {
+export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period: Period, firm: Firm, tick: () => void = () => undefined): Readable {
   const out = new PassThrough();
   const columns = columnsOf(kind);
   void (async () => {
@@ -52,6 +53,9 @@ export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period
       ]);
       for (let i = FIXED_HEAD.length + 1; i <= FIXED_HEAD.length + columns.length; i += 1) r.getCell(i).numFmt = '#,##0.00';
       r.commit();
+      tick();
+      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
+      await drained(out);
     }
     const t = ws.addRow(['', 'TOTAL', '', '', '', '', '', '', ...columns.map((c) => (totals[c] ?? 0) / 100)]);
     t.font = { bold: true };

@@ -1,3 +1,4 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/types';
 import type { LineVatCategory } from '../../../shared/invoice-math';
 import { storedBreakdownCategory } from '../../../shared/invoice-math';
@@ -45,7 +46,17 @@ export interface JournalWarning {
   code: 'missing_exchange_rate';
 }
 
-type Cursor = { date: string; id: string } | null;
+export type Cursor = { date: string; id: string } | null;
+
+/**
+ * Where a page of a (date, id) walk starts: the period's first day, then just after the last row read,
+ * as one row-value comparison `(date, id) > (…, …)`. Both SQLite and PostgreSQL seek the (company, date,
+ * id) index straight to it; the `date >= d AND (date > d OR (date = d AND id > i))` it replaces made
+ * SQLite walk every row of the cursor's day again for each page (6 s of a 100,000-invoice month).
+ */
+export function pageFrom(date: string, id: string, start: string, after: Cursor): RawBuilder<SqlBool> {
+  return after ? sql<SqlBool>`(${sql.ref(date)}, ${sql.ref(id)}) > (${after.date}, ${after.id})` : sql<SqlBool>`${sql.ref(date)} >= ${start}`;
+}
 
 async function* chunks<T extends { id: string }>(
   load: (after: Cursor) => Promise<T[]>,
@@ -82,15 +93,14 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
   const collection = await vatOnCollection(db, companyId);
   const invoices = chunks(
     (after) => {
-      let q = db
+      const q = db
         .selectFrom('invoices')
         .select(['id', 'status', 'full_number', 'issue_date', 'buyer_json', 'buyer_name', 'currency', 'exchange_rate', 'reverse_charge', 'vat_breakdown_json'])
         .where('company_id', '=', companyId)
         .where('document_type', '=', 'fiscal')
         .where('status', 'in', ['issued', 'voided', 'storno'])
-        .where('issue_date', '>=', period.start_date)
+        .where(pageFrom('issue_date', 'id', period.start_date, after))
         .where('issue_date', '<=', period.end_date);
-      if (after) q = q.where('issue_date', '>=', after.date).where((eb) => eb.or([eb('issue_date', '>', after.date), eb.and([eb('issue_date', '=', after.date), eb('id', '>', after.id)])]));
       return q.orderBy('issue_date').orderBy('id').limit(CHUNK).execute();
     },
     (r) => r.issue_date,
@@ -120,7 +130,7 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
   if (!collection) return;
   const payments = chunks(
     (after) => {
-      let q = db
+      const q = db
         .selectFrom('payments')
         .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
         .select([
@@ -129,9 +139,8 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
         ])
         .where('payments.company_id', '=', companyId)
         .where('invoices.document_type', '=', 'fiscal')
-        .where('payments.date', '>=', period.start_date)
+        .where(pageFrom('payments.date', 'payments.id', period.start_date, after))
         .where('payments.date', '<=', period.end_date);
-      if (after) q = q.where('payments.date', '>=', after.date).where((eb) => eb.or([eb('payments.date', '>', after.date), eb.and([eb('payments.date', '=', after.date), eb('payments.id', '>', after.id)])]));
       return q.orderBy('payments.date').orderBy('payments.id').limit(CHUNK).execute();
     },
     (r) => r.date ?? '',
@@ -157,7 +166,7 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
   }
 }
 
-function expenseQuery(db: Db, companyId: string, period: Period) {
+function expenseQuery(db: Db, companyId: string, period: Period, after: Cursor) {
   return db
     .selectFrom('expenses')
     .innerJoin('suppliers', 'suppliers.id', 'expenses.supplier_id')
@@ -167,7 +176,7 @@ function expenseQuery(db: Db, companyId: string, period: Period) {
       'suppliers.name as supplier_name', 'suppliers.cui as supplier_cui',
     ])
     .where('expenses.company_id', '=', companyId)
-    .where('expenses.date', '>=', period.start_date)
+    .where(pageFrom('expenses.date', 'expenses.id', period.start_date, after))
     .where('expenses.date', '<=', period.end_date);
 }
 
@@ -192,9 +201,7 @@ export async function* purchaseRows(
 ): AsyncGenerator<JournalRow<PurchaseColumn>> {
   const expenses = chunks<ExpenseRow>(
     (after) => {
-      let q = expenseQuery(db, companyId, period);
-      if (after) q = q.where('expenses.date', '>=', after.date).where((eb) => eb.or([eb('expenses.date', '>', after.date), eb.and([eb('expenses.date', '=', after.date), eb('expenses.id', '>', after.id)])]));
-      return q.orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
+      return expenseQuery(db, companyId, period, after).orderBy('expenses.date').orderBy('expenses.id').limit(CHUNK).execute();
     },
     (r) => r.date,
   );
@@ -248,7 +255,7 @@ export async function* purchaseRows(
 
   const bills = chunks(
     (after) => {
-      let q = db
+      const q = db
         .selectFrom('supplier_bills')
         .innerJoin('suppliers', 'suppliers.id', 'supplier_bills.supplier_id')
         .select([
@@ -258,12 +265,8 @@ export async function* purchaseRows(
         ])
         .where('supplier_bills.company_id', '=', companyId)
         .where('supplier_bills.expense_id', 'is', null)
-        .where('supplier_bills.issue_date', '>=', period.start_date)
+        .where(pageFrom('supplier_bills.issue_date', 'supplier_bills.id', period.start_date, after))
         .where('supplier_bills.issue_date', '<=', period.end_date);
-      if (after) {
-        q = q.where('supplier_bills.issue_date', '>=', after.date).where((eb) => eb.or([eb('supplier_bills.issue_date', '>', after.date), eb.and([eb('supplier_bills.issue_date', '=', after.date), eb('supplier_bills.id', '>', after.id)])]),
-        );
-      }
       return q.orderBy('supplier_bills.issue_date').orderBy('supplier_bills.id').limit(CHUNK).execute();
     },
     (r) => r.date,

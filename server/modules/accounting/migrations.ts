@@ -58,8 +58,35 @@ const m0701: MigrationModule = {
   },
 };
 
-/** Range 0700-0719. */
+/** Export jobs (export-jobs.ts): a firm's jobs, read by id within the firm and listed by age to drop the old ones. */
+const m0750: MigrationModule = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    await db.schema
+      .createTable('accounting_export_jobs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('company_id', 'text', (c) => c.notNull().references('companies.id'))
+      .addColumn('format', 'text', (c) => c.notNull())
+      .addColumn('start_date', 'text', (c) => c.notNull())
+      .addColumn('end_date', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('done', 'bigint', (c) => c.notNull())
+      .addColumn('total', 'bigint', (c) => c.notNull())
+      .addColumn('file_name', 'text', (c) => c.notNull())
+      .addColumn('content_type', 'text', (c) => c.notNull())
+      .addColumn('bytes', 'bigint')
+      .addColumn('sha256', 'text')
+      .addColumn('error_code', 'text')
+      .addColumn('heartbeat_at', 'bigint', (c) => c.notNull())
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('finished_at', 'bigint')
+      .execute();
+    await db.schema.createIndex('accounting_export_jobs_firm').on('accounting_export_jobs').columns(['company_id', 'created_at']).execute();
+  },
+};
+
+/** Ranges 0700-0719 and (export jobs) 0750-0769. */
 export const accountingMigrations: Record<string, MigrationModule> = {
   '0700_accounting_cash_register': m0700,
   '0701_accounting_period_indexes': m0701,
+  '0750_accounting_export_jobs': m0750,
 };

@@ -91,7 +91,7 @@ async function createDbf(dir: string, name: string, fields: readonly FieldDescri
 const exemption = (l: ExportLine) => (!l.reverse_charge && l.category && l.vat_rate_bp === 0 ? sagaText(`Scutit ${l.category}`, 36) : '');
 const percent = (l: ExportLine) => Math.round(l.vat_rate_bp / 100);
 
-async function writeIesiri(db: Db, companyId: string, period: Period, out: Appender, clients: PartnerCodes): Promise<void> {
+async function writeIesiri(db: Db, companyId: string, period: Period, out: Appender, clients: PartnerCodes, tick: () => void): Promise<void> {
   for await (const doc of issuedDocuments(db, companyId, period)) {
     const code = clients.codeOf(doc);
     for (const l of doc.lines) {
@@ -102,10 +102,11 @@ async function writeIesiri(db: Db, companyId: string, period: Period, out: Appen
         PRET_VANZ: 0, GRUPA: '',
       });
     }
+    tick();
   }
 }
 
-async function writeIntrari(db: Db, companyId: string, period: Period, out: Appender, suppliers: PartnerCodes): Promise<void> {
+async function writeIntrari(db: Db, companyId: string, period: Period, out: Appender, suppliers: PartnerCodes, tick: () => void): Promise<void> {
   let nir = 0;
   for await (const doc of receivedDocuments(db, companyId, period)) {
     nir += 1;
@@ -117,6 +118,7 @@ async function writeIntrari(db: Db, companyId: string, period: Period, out: Appe
         VALOARE: lei(l.net_ron), TVA: lei(l.vat_ron), CONT: '', PRET_VANZ: 0, GRUPA: '',
       });
     }
+    tick();
   }
 }
 
@@ -159,17 +161,17 @@ export interface SagaFiles {
 }
 
 /** Writes the five DBF files of a period into a new temporary folder (the caller removes it). */
-export async function writeSagaFiles(db: Db, companyId: string, period: Period): Promise<SagaFiles> {
+export async function writeSagaFiles(db: Db, companyId: string, period: Period, tick: () => void = () => undefined): Promise<SagaFiles> {
   const dir = await mkdtemp(join(tmpdir(), 'tejghea-saga-'));
   try {
     const names = sagaFileNames(period);
     const clients = new PartnerCodes(5);
     const suppliers = new PartnerCodes(5);
     const ie = await createDbf(dir, names.iesiri, SAGA_LAYOUTS.iesiri);
-    await writeIesiri(db, companyId, period, ie, clients);
+    await writeIesiri(db, companyId, period, ie, clients, tick);
     await ie.flush();
     const inn = await createDbf(dir, names.intrari, SAGA_LAYOUTS.intrari);
-    await writeIntrari(db, companyId, period, inn, suppliers);
+    await writeIntrari(db, companyId, period, inn, suppliers, tick);
     await inn.flush();
     const cl = await createDbf(dir, names.clienti, SAGA_LAYOUTS.clienti);
     await writePartners(cl, clients, 'clienti');
@@ -188,9 +190,9 @@ export async function writeSagaFiles(db: Db, companyId: string, period: Period):
 }
 
 /** The five files as one ZIP, streamed; the temporary folder goes once the last byte is read. */
-export function sagaZip(db: Db, companyId: string, period: Period): Readable {
+export function sagaZip(db: Db, companyId: string, period: Period, tick?: () => void): Readable {
   async function* entries(): AsyncGenerator<ZipEntry> {
-    const files = await writeSagaFiles(db, companyId, period);
+    const files = await writeSagaFiles(db, companyId, period, tick);
     try {
       for (const name of Object.values(files.names)) yield { name, data: createReadStream(join(files.dir, name)) };
     } finally {

@@ -1,3 +1,5 @@
+import type { ExportJobFormat, ExportJobState } from '../../../shared/schemas/accounting';
+
 /**
  * Tables of the accounting module (Kysely row types). Money integer bani, timestamps Unix seconds,
  * dates `YYYY-MM-DD` text, like the rest of the service.
@@ -48,7 +50,30 @@ export interface CashSettingsTable {
   updated_at: number;
 }
 
+/** A long export made in the background (export-jobs.ts): its progress in documents, then its file. */
+export interface ExportJobsTable {
+  id: string;
+  company_id: string;
+  format: ExportJobFormat;
+  start_date: string;
+  end_date: string;
+  state: ExportJobState;
+  done: number;
+  total: number;
+  file_name: string;
+  content_type: string;
+  /** Set once ready: the file's size and SHA-256 (a file on disk that disagrees is never served). */
+  bytes: number | null;
+  sha256: string | null;
+  error_code: string | null;
+  /** Renewed while the job runs: a running job that stopped beating died with its process. */
+  heartbeat_at: number;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface AccountingTables {
+  accounting_export_jobs: ExportJobsTable;
   cash_movements: CashMovementsTable;
   cash_days: CashDaysTable;
   cash_settings: CashSettingsTable;

@@ -155,7 +155,7 @@ export interface WinMentorFiles {
 }
 
 /** Writes a period's files into a new temporary folder (the caller removes it). */
-export async function writeWinMentorFiles(db: Db, companyId: string, period: Period): Promise<WinMentorFiles> {
+export async function writeWinMentorFiles(db: Db, companyId: string, period: Period, tick: () => void = () => undefined): Promise<WinMentorFiles> {
   const dir = await mkdtemp(join(tmpdir(), 'tejghea-winmentor-'));
   const months = new Map<string, MonthFile>();
   try {
@@ -172,6 +172,7 @@ export async function writeWinMentorFiles(db: Db, companyId: string, period: Per
       file.count += 1;
       documents += 1;
       await file.write(invoiceText('iesire', file.count, doc, clients.codeOf(doc), 0, articles));
+      tick();
     }
     let nir = 0;
     for await (const doc of receivedDocuments(db, companyId, period)) {
@@ -180,6 +181,7 @@ export async function writeWinMentorFiles(db: Db, companyId: string, period: Per
       documents += 1;
       nir += 1;
       await file.write(invoiceText('intrare', file.count, doc, suppliers.codeOf(doc), nir, articles));
+      tick();
     }
     for (const f of months.values()) await f.close();
     const small = async (name: string, text: string) => {
@@ -207,9 +209,9 @@ async function* withHeader(header: string | null, path: string): AsyncGenerator<
 }
 
 /** The files as one ZIP, streamed; the temporary folder goes once the last byte is read. */
-export function winMentorZip(db: Db, companyId: string, period: Period): Readable {
+export function winMentorZip(db: Db, companyId: string, period: Period, tick?: () => void): Readable {
   async function* entries(): AsyncGenerator<ZipEntry> {
-    const written = await writeWinMentorFiles(db, companyId, period);
+    const written = await writeWinMentorFiles(db, companyId, period, tick);
     try {
       for (const f of written.files) yield { name: f.name, data: withHeader(f.header, join(written.dir, f.body)) };
     } finally {

@@ -1,10 +1,24 @@
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
-import { Zip, ZipDeflate } from 'fflate';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { Deflate } from 'fflate';
 
 /**
- * A ZIP written as its entries come, never whole in memory. Every entry carries the same fixed
- * modification time, so the same entries give the same bytes (the monthly archive is made again
- * byte for byte).
+ * A ZIP written as its entries come, in memory that does not grow with the number of entries. Every
+ * entry carries the same fixed modification time, so the same entries give the same bytes (the monthly
+ * archive is made again byte for byte).
+ *
+ * Why our own writer and not fflate's `Zip`: fflate keeps an object per entry (the entry, its deflater,
+ * two closures: about 1.3 KB each) until the end, for its central directory — 130 MB for a month of
+ * 100,000 invoices (measured with bench/accounting-export.ts), and it cannot write ZIP64, which a ZIP of
+ * more than 65,535 entries needs. Here each entry's central-directory record is spooled to a temporary
+ * file as the entry ends and copied after the last entry; ZIP64 records are written when the count or an
+ * offset no longer fits the classic fields. Whole entries are compressed by Node's zlib; streamed ones by
+ * fflate's streaming `Deflate`, a chunk at a time.
  */
 
 /** 1 January 2000, 00:00 local time: a DOS timestamp needs a date after 1980; any fixed one will do. */
@@ -16,8 +30,14 @@ export interface ZipEntry {
   data: Uint8Array | AsyncIterable<Uint8Array>;
 }
 
+const DOS_TIME = (FIXED_MTIME.getHours() << 11) | (FIXED_MTIME.getMinutes() << 5) | (FIXED_MTIME.getSeconds() >> 1);
+const DOS_DATE = ((FIXED_MTIME.getFullYear() - 1980) << 9) | ((FIXED_MTIME.getMonth() + 1) << 5) | FIXED_MTIME.getDate();
+const LEVEL = 6;
+const U32 = 0xffffffff;
+const U16 = 0xffff;
+
 /** Waits while the reader is behind; a reader gone (the client hung up) stops the writing. */
-async function drained(out: PassThrough): Promise<void> {
+export async function drained(out: PassThrough): Promise<void> {
   if (out.writableNeedDrain) {
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -32,35 +52,195 @@ async function drained(out: PassThrough): Promise<void> {
   if (out.destroyed) throw new Error('the reader of the ZIP went away');
 }
 
+/** Bit 3: sizes and CRC follow the data (a streamed entry's are not known before); bit 11: the name is UTF-8. */
+function flagsOf(name: Buffer, text: string): number {
+  return 0x0008 | (name.length !== text.length ? 0x0800 : 0);
+}
+
+function localHeader(name: Buffer, flags: number): Buffer {
+  const h = Buffer.alloc(30 + name.length);
+  h.writeUInt32LE(0x04034b50, 0);
+  h.writeUInt16LE(20, 4);
+  h.writeUInt16LE(flags, 6);
+  h.writeUInt16LE(8, 8);
+  h.writeUInt16LE(DOS_TIME, 10);
+  h.writeUInt16LE(DOS_DATE, 12);
+  // CRC and sizes (14..25) stay 0: the data descriptor after the data carries them.
+  h.writeUInt16LE(name.length, 26);
+  h.writeUInt16LE(0, 28);
+  name.copy(h, 30);
+  return h;
+}
+
+function dataDescriptor(crc: number, compressed: number, size: number): Buffer {
+  if (compressed > U32 || size > U32) throw new Error('a ZIP entry of more than 4 GB is not supported');
+  const d = Buffer.alloc(16);
+  d.writeUInt32LE(0x08074b50, 0);
+  d.writeUInt32LE(crc >>> 0, 4);
+  d.writeUInt32LE(compressed, 8);
+  d.writeUInt32LE(size, 12);
+  return d;
+}
+
+function centralRecord(name: Buffer, flags: number, crc: number, compressed: number, size: number, offset: number): Buffer {
+  // An entry starting past 4 GB keeps its offset in a ZIP64 extra field.
+  const zip64 = offset >= U32;
+  const extra = zip64 ? 12 : 0;
+  const c = Buffer.alloc(46 + name.length + extra);
+  c.writeUInt32LE(0x02014b50, 0);
+  c.writeUInt16LE(zip64 ? 45 : 20, 4);
+  c.writeUInt16LE(zip64 ? 45 : 20, 6);
+  c.writeUInt16LE(flags, 8);
+  c.writeUInt16LE(8, 10);
+  c.writeUInt16LE(DOS_TIME, 12);
+  c.writeUInt16LE(DOS_DATE, 14);
+  c.writeUInt32LE(crc >>> 0, 16);
+  c.writeUInt32LE(compressed, 20);
+  c.writeUInt32LE(size, 24);
+  c.writeUInt16LE(name.length, 28);
+  c.writeUInt16LE(extra, 30);
+  // comment length, disk, internal and external attributes: 0.
+  c.writeUInt32LE(zip64 ? U32 : offset, 42);
+  name.copy(c, 46);
+  if (zip64) {
+    c.writeUInt16LE(0x0001, 46 + name.length);
+    c.writeUInt16LE(8, 48 + name.length);
+    c.writeBigUInt64LE(BigInt(offset), 50 + name.length);
+  }
+  return c;
+}
+
+function endRecords(count: number, cdSize: number, cdOffset: number): Buffer {
+  const parts: Buffer[] = [];
+  const zip64 = count > U16 - 1 || cdSize >= U32 || cdOffset >= U32;
+  if (zip64) {
+    const z = Buffer.alloc(56);
+    z.writeUInt32LE(0x06064b50, 0);
+    z.writeBigUInt64LE(44n, 4);
+    z.writeUInt16LE(45, 12);
+    z.writeUInt16LE(45, 14);
+    z.writeBigUInt64LE(BigInt(count), 24);
+    z.writeBigUInt64LE(BigInt(count), 32);
+    z.writeBigUInt64LE(BigInt(cdSize), 40);
+    z.writeBigUInt64LE(BigInt(cdOffset), 48);
+    const locator = Buffer.alloc(20);
+    locator.writeUInt32LE(0x07064b50, 0);
+    locator.writeBigUInt64LE(BigInt(cdOffset + cdSize), 8);
+    locator.writeUInt32LE(1, 16);
+    parts.push(z, locator);
+  }
+  const e = Buffer.alloc(22);
+  e.writeUInt32LE(0x06054b50, 0);
+  e.writeUInt16LE(zip64 ? U16 : count, 8);
+  e.writeUInt16LE(zip64 ? U16 : count, 10);
+  e.writeUInt32LE(zip64 ? U32 : cdSize, 12);
+  e.writeUInt32LE(zip64 ? U32 : cdOffset, 16);
+  parts.push(e);
+  return Buffer.concat(parts);
+}
+
+/** The central directory, appended to a temporary file a record at a time and read back at the end. */
+class CentralSpool {
+  private out: WriteStream | null = null;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  size = 0;
+  constructor(private readonly path: string) {}
+  async add(record: Buffer): Promise<void> {
+    this.pending.push(record);
+    this.pendingBytes += record.length;
+    this.size += record.length;
+    if (this.pendingBytes >= 64 * 1024) await this.flush();
+  }
+  private async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    this.out ??= createWriteStream(this.path);
+    const ok = this.out.write(Buffer.concat(this.pending));
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (!ok) await once(this.out, 'drain');
+  }
+  /** Every record in order: the file's, then what was still in memory. */
+  async *read(): AsyncGenerator<Buffer> {
+    if (this.out) {
+      this.out.end();
+      await once(this.out, 'close');
+      for await (const chunk of createReadStream(this.path)) yield chunk as Buffer;
+    }
+    if (this.pending.length) yield Buffer.concat(this.pending);
+  }
+  async close(): Promise<void> {
+    if (this.out && !this.out.closed) {
+      this.out.destroy();
+      await once(this.out, 'close').catch(() => undefined);
+    }
+  }
+}
+
 export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
   const out = new PassThrough();
-  const zip = new Zip((err, chunk, final) => {
-    if (err) {
-      out.destroy(err);
-      return;
-    }
-    out.write(Buffer.from(chunk));
-    if (final) out.end();
-  });
+  let offset = 0;
+  const write = async (chunk: Uint8Array) => {
+    if (!chunk.length) return;
+    offset += chunk.length;
+    out.write(chunk);
+    // Many small entries (one per document) must not pile up ahead of a slow reader either.
+    await drained(out);
+  };
   void (async () => {
-    for await (const entry of entries) {
-      const file = new ZipDeflate(entry.name, { level: 6 });
-      file.mtime = FIXED_MTIME;
-      zip.add(file);
-      if (entry.data instanceof Uint8Array) {
-        file.push(entry.data, true);
-        // Many small entries (one per document) must not pile up ahead of a slow reader either.
-        await drained(out);
-      } else {
-        for await (const chunk of entry.data) {
-          file.push(chunk, false);
-          // Let the reader drain what was written before making more.
-          await drained(out);
+    const dir = await mkdtemp(join(tmpdir(), 'tejghea-zip-'));
+    const central = new CentralSpool(join(dir, 'central'));
+    try {
+      let count = 0;
+      for await (const entry of entries) {
+        const name = Buffer.from(entry.name, 'utf8');
+        if (name.length > U16) throw new Error(`ZIP entry name too long: ${entry.name.slice(0, 80)}…`);
+        const flags = flagsOf(name, entry.name);
+        const start = offset;
+        await write(localHeader(name, flags));
+        let crc = 0;
+        let size = 0;
+        let compressed = 0;
+        if (entry.data instanceof Uint8Array) {
+          const packed = deflateRawSync(entry.data, { level: LEVEL });
+          crc = crc32(entry.data);
+          size = entry.data.length;
+          compressed = packed.length;
+          await write(packed);
+        } else {
+          let queued: Uint8Array[] = [];
+          const deflate = new Deflate({ level: LEVEL }, (chunk) => {
+            queued.push(chunk);
+          });
+          const flushQueued = async () => {
+            const now = queued;
+            queued = [];
+            for (const c of now) {
+              compressed += c.length;
+              await write(c);
+            }
+          };
+          for await (const chunk of entry.data) {
+            crc = crc32(chunk, crc);
+            size += chunk.length;
+            deflate.push(chunk, false);
+            await flushQueued();
+          }
+          deflate.push(new Uint8Array(0), true);
+          await flushQueued();
         }
-        file.push(new Uint8Array(0), true);
+        await write(dataDescriptor(crc, compressed, size));
+        await central.add(centralRecord(name, flags, crc, compressed, size, start));
+        count += 1;
       }
+      const cdOffset = offset;
+      for await (const chunk of central.read()) await write(chunk);
+      await write(endRecords(count, central.size, cdOffset));
+      out.end();
+    } finally {
+      await central.close();
+      await rm(dir, { recursive: true, force: true });
     }
-    zip.end();
   })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
   return out;
 }
