@@ -29,6 +29,32 @@ function productName(i: number): string {
   return `Articol ${['cafea', 'ceai', 'lapte', 'pâine', 'brânză'][i % 5]} ${i}`;
 }
 
+/** A product as the service stores it: what a pull writes into the device's cache. */
+export interface ServiceProduct {
+  id: string;
+  name: string;
+  code: string | null;
+  barcode: string | null;
+  unit: string;
+  unit_code: string;
+  price: number;
+  price_includes_vat: number;
+  vat_rate_bp: number;
+}
+
+/**
+ * The service's products written into the device's cache with their service ids, shaped as the pull
+ * leaves them. The pull itself is paced to the contract's 1,000 requests an hour (100 products a
+ * page), so 50,000 products would take half an hour to arrive; the bench is about the counter.
+ */
+export function cacheServiceProducts(db: SeedDb, products: readonly ServiceProduct[]): void {
+  const insert = db.prepare(`INSERT INTO products (id, server_id, name, code, barcode, unit, unit_code, price_bani, price_includes_vat, vat_rate_bp, currency,
+      is_service, created_at, updated_at, server_updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'RON', 0, 1, 1, 1)`);
+  db.transaction(() => {
+    for (const p of products) insert.run(`prod_cache_${p.id}`, p.id, p.name, p.code, p.barcode, p.unit, p.unit_code, p.price, p.price_includes_vat, p.vat_rate_bp);
+  })();
+}
+
 /** The same catalogue as a CSV the service's product import reads (headers it maps by itself). */
 export function catalogueCsv(products: number): string {
   const rows = ['Denumire,Cod,Cod de bare,UM,Preț cu TVA,Cota TVA'];
