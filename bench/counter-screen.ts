@@ -27,7 +27,7 @@ import type { Desktop } from '../test/e2e/support/desktop';
 import { openDevice } from '../test/e2e/support/fixture';
 import { eventually, indicator } from '../test/e2e/support/flows';
 import { seed, startE2eServer, type E2eServer } from '../test/e2e/support/stack';
-import { benchBarcode, cacheServiceProducts, catalogueCsv, p99, seedHistory, type ServiceProduct } from './support/counter-seed';
+import { benchBarcode, cacheServiceProducts, catalogueCsv, p99, seedHistory } from './support/counter-seed';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 50_000);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
@@ -199,11 +199,11 @@ async function run(): Promise<number> {
     const importStarted = Date.now();
     await importCatalogue(server, PRODUCTS);
     console.log(`${PRODUCTS} products imported on the service in ${((Date.now() - importStarted) / 1000).toFixed(1)} s`);
-    const rows = (await server.inner.storage.db
+    const rows = await server.inner.storage.db
       .selectFrom('products')
       .select(['id', 'name', 'code', 'barcode', 'unit', 'unit_code', 'price', 'price_includes_vat', 'vat_rate_bp'])
       .where('code', 'like', 'A%')
-      .execute()) as ServiceProduct[];
+      .execute();
     cacheServiceProducts(desktop.services.store.raw, rows);
     const cached = desktop.services.store.raw.prepare('SELECT COUNT(*) AS n FROM products WHERE server_id IS NOT NULL').get() as { n: number };
     console.log(`${cached.n} products in the device's cache`);

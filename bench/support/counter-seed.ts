@@ -1,4 +1,5 @@
 import { gs1CheckDigit } from '../../renderer/counter/barcode';
+import type { ProductsTable } from '../../server/modules/catalog/tables';
 
 /** The slice of better-sqlite3 the seeding needs (the device's own store handle). */
 export interface SeedDb {
@@ -30,17 +31,7 @@ function productName(i: number): string {
 }
 
 /** A product as the service stores it: what a pull writes into the device's cache. */
-export interface ServiceProduct {
-  id: string;
-  name: string;
-  code: string | null;
-  barcode: string | null;
-  unit: string;
-  unit_code: string;
-  price: number;
-  price_includes_vat: number;
-  vat_rate_bp: number;
-}
+export type ServiceProduct = Pick<ProductsTable, 'id' | 'name' | 'code' | 'barcode' | 'unit' | 'unit_code' | 'price' | 'price_includes_vat' | 'vat_rate_bp'>;
 
 /**
  * The service's products written into the device's cache with their service ids, shaped as the pull
