@@ -123,18 +123,32 @@ export function getProduct(ctx: LocalContext, id: string): ProductView {
   return productView(ctx.store.reader, row);
 }
 
+/** The products carrying exactly this code or barcode (two index lookups; never a name match). */
+function productsWithCode(db: ReadDb, code: string, limit: number): ProductView[] {
+  const exact = db.all<ProductRow>(sql`SELECT * FROM products WHERE is_deleted = 0 AND (code = ${code} OR barcode = ${code}) ORDER BY name COLLATE NOCASE, id LIMIT ${limit}`);
+  const syncs = recordSyncs(db, 'product', exact);
+  const stock = stockOf(db, exact);
+  return exact.map((r) => toView(r, syncs.get(r.id)!, stock.get(r.id) ?? null));
+}
+
+/**
+ * The counter's scan lookup: the product whose code or barcode is exactly `code`, or null. Cheap enough
+ * to be asked at every character a scanner types, so the answer is there when its Enter arrives.
+ */
+export function productByCode(ctx: LocalContext, code: string): ProductView | null {
+  const typed = code.trim();
+  if (!typed) return null;
+  return ctx.store.snapshot((db) => productsWithCode(db, typed, 1)[0] ?? null);
+}
+
 export function listProducts(ctx: LocalContext, input: { search?: string | undefined; limit: number; offset: number }): { items: ProductView[]; total: number } {
   return ctx.store.snapshot((db) => {
     const typed = input.search?.trim() ?? '';
     // A scanner types an exact code or barcode: that product alone is the answer, never the products
     // whose names happen to contain those digits.
     if (typed && input.offset === 0) {
-      const exact = db.all<ProductRow>(sql`SELECT * FROM products WHERE is_deleted = 0 AND (code = ${typed} OR barcode = ${typed}) ORDER BY name COLLATE NOCASE, id LIMIT ${input.limit}`);
-      if (exact.length > 0) {
-        const syncs = recordSyncs(db, 'product', exact);
-        const stock = stockOf(db, exact);
-        return { items: exact.map((r) => toView(r, syncs.get(r.id)!, stock.get(r.id) ?? null)), total: exact.length };
-      }
+      const exact = productsWithCode(db, typed, input.limit);
+      if (exact.length > 0) return { items: exact, total: exact.length };
     }
     // Name, code and barcode folded like the stored column (migration 0010): "cana" finds "Cană".
     const term = foldForSearch(typed);

@@ -44,6 +44,7 @@ export const CHANNELS = [
   'clients.lookupCui',
   'products.list',
   'products.get',
+  'products.byCode',
   'products.create',
   'products.update',
   'receipts.list',

@@ -1091,6 +1091,8 @@ export const contract = {
     output: zListOf(zProductView),
   }),
   'products.get': spec({ input: zById, output: zProductView }),
+  /** The scan lookup: exactly this code or barcode, or null (never a name match). */
+  'products.byCode': spec({ input: z.object({ code: z.string().max(200) }), output: zProductView.nullable() }),
   'products.create': spec({ input: zProductInput, output: zProductView, mutates: ['products', 'outbox'] }),
   'products.update': spec({
     input: z.object({ id: zLocalId, patch: zProductPatch }),

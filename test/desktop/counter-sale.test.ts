@@ -33,6 +33,12 @@ describe('counter: finding things and selling once', () => {
       expect(scanned.items[0]!.barcode).toBe('5941234000031');
       const exact = await device.call('products.list', { search: '5941234000024', limit: 10, offset: 0 });
       expect(exact.items.map((p) => p.id)).toEqual([made.id]);
+      // The counter's scan lookup: code or barcode exactly, never a name or a part of a code.
+      expect((await device.call('products.byCode', { code: '5941234000024' }))?.id).toBe(made.id);
+      expect((await device.call('products.byCode', { code: 'CIOC-1' }))?.id).toBe(made.id);
+      expect((await device.call('products.byCode', { code: '5941234000031' }))?.name).toBe('Ţuică de prune');
+      expect(await device.call('products.byCode', { code: '594123400002' })).toBeNull();
+      expect(await device.call('products.byCode', { code: 'Cutie' })).toBeNull();
       // Folded search: cedilla ţ and comma ț, ă, any case.
       expect((await device.call('products.list', { search: 'TUICA', limit: 10, offset: 0 })).items.map((p) => p.name)).toEqual(['Ţuică de prune']);
       expect((await device.call('products.list', { search: 'țuică', limit: 10, offset: 0 })).items.map((p) => p.name)).toEqual(['Ţuică de prune']);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { InvoiceView, ReceiptView, SeriesView, Settings } from '../../../shared/ipc';
 import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from '../../../shared/schemas/common';
 import { navigate } from '../../app/router';
@@ -119,7 +119,11 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
 
   useEffect(() => {
     if (!loaded) return;
-    callIpc('counter.saveCarts', { current: cart.lines.length > 0 ? cart : null, parked }).catch((error: unknown) => toast(describeSaleError(error, t, language), 'bad'));
+    // Sent in the task after the change, not inside it: a scan's line reaches the screen first. Every
+    // change is still written, in order (timers of equal delay run in the order they were set).
+    setTimeout(() => {
+      callIpc('counter.saveCarts', { current: cart.lines.length > 0 ? cart : null, parked }).catch((error: unknown) => toast(describeSaleError(error, t, language), 'bad'));
+    }, 0);
   }, [loaded, cart, parked, t, toast]);
 
   // A draft opened from the invoice list comes back to the counter to be finished and issued.
@@ -179,7 +183,9 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
   const totals = useMemo(() => cartTotals(cart), [cart]);
   // The cart's products against the cached stock (the same figure as the search's badge), and the firm's rule.
   const cartProductIds = useMemo(() => [...new Set(cart.lines.flatMap((l) => (l.product_id ? [l.product_id] : [])))].sort(), [cart.lines]);
-  const cartStock = useIpcQuery('stock.cartStock', { product_ids: cartProductIds }, { enabled: cartProductIds.length > 0 });
+  // Asked in a render of its own after the line is shown (a deferred value), not in the scan's commit.
+  const stockProductIds = useDeferredValue(cartProductIds);
+  const cartStock = useIpcQuery('stock.cartStock', { product_ids: stockProductIds }, { enabled: stockProductIds.length > 0, keepPrevious: true });
   const stockWarnings = useMemo(() => cartStockWarnings(cart.lines, cartStock.data), [cart.lines, cartStock.data]);
   const problems = cartProblems(cart, todayInBucharest());
   const online = syncStatus.data?.mode === 'online';

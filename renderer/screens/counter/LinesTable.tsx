@@ -119,7 +119,9 @@ export function LinesTable(props: {
   const { t, language } = useI18n();
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   useEffect(() => {
-    bodyRef.current?.querySelector('tr.selected')?.scrollIntoView({ block: 'nearest' });
+    // In the next frame's own layout, not a forced one inside the scan's task (2–3 ms of each scan).
+    const frame = requestAnimationFrame(() => bodyRef.current?.querySelector('tr.selected')?.scrollIntoView({ block: 'nearest' }));
+    return () => cancelAnimationFrame(frame);
   }, [props.selected, props.lines.length]);
   if (props.lines.length === 0) {
     return (

@@ -1,4 +1,5 @@
 import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { ProductView } from '../../../shared/ipc';
 import { SuggestionList } from '../../components/SuggestionList';
 import { callIpc, useIpcQuery } from '../../data/hooks';
@@ -10,6 +11,9 @@ import { useI18n } from '../../i18n/I18nProvider';
 import { foldForSearch } from '../../../shared/text/search-fold';
 import { useDebounced } from '../../lib/use-debounced';
 import { StockBadge } from '../stock/StockBadge';
+
+/** What a code or barcode can look like: worth an exact lookup while it is being typed. */
+const CODE_LIKE = /^[0-9A-Za-z-]{4,64}$/;
 
 /** Longest pause of a scanner between digits is ~40 ms (WedgeDetector); a person's is 80 ms and more. */
 const SUGGEST_AFTER_MS = 50;
@@ -61,10 +65,42 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   /** The list shown answers exactly what is typed now. */
   const answersTyped = settledQuery === query && !isPlaceholderData;
 
-  /** A product carrying exactly this code or barcode (a scan): never one whose name merely contains it. */
-  async function exactProduct(code: string): Promise<ProductView | undefined> {
-    const fresh = await callIpc('products.list', { search: code, limit: 20, offset: 0 });
-    return fresh.items.find((p) => p.code === code || p.barcode === code);
+  /**
+   * Exact lookups asked while the characters arrive, by the text they answer: a scanner's Enter comes a
+   * few ms after its last digit, and finds the answer already there instead of starting the round trip
+   * to the main process then. Kept only for the entry being typed (emptied when it is taken or cleared),
+   * so an answer is never older than the entry it answers.
+   */
+  const lookahead = useRef(new Map<string, Promise<ProductView | null>>());
+
+  function ask(code: string): Promise<ProductView | null> {
+    const asked = lookahead.current;
+    let answer = asked.get(code);
+    if (!answer) {
+      answer = callIpc('products.byCode', { code });
+      // A failed lookup is asked again at Enter, where its error reaches the cashier.
+      answer.catch(() => asked.delete(code));
+      asked.set(code, answer);
+    }
+    return answer;
+  }
+
+  /**
+   * A product carrying exactly this code or barcode (a scan): never one whose name merely contains it.
+   * The answer is taken once: pressing Enter again on the same text asks afresh (the product may have
+   * arrived with a sync meanwhile).
+   */
+  async function exactProduct(code: string): Promise<ProductView | null> {
+    try {
+      return await ask(code);
+    } finally {
+      lookahead.current.delete(code);
+    }
+  }
+
+  /** The line shows in the same task as the answer: no wait for React's scheduler between them. */
+  function add(product: ProductView, quantityMilli: number): void {
+    flushSync(() => props.onAdd(product, quantityMilli));
   }
 
   /**
@@ -74,7 +110,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   async function commitCode(code: string, quantityMilli: number): Promise<boolean> {
     const exact = await exactProduct(code);
     if (exact) {
-      props.onAdd(exact, quantityMilli);
+      add(exact, quantityMilli);
       return true;
     }
     const reading = readScan(code, props.barcodeRules);
@@ -104,7 +140,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   async function tryProduct(code: string): Promise<boolean> {
     const exact = await exactProduct(code);
     if (exact) {
-      props.onAdd(exact, 1000);
+      add(exact, 1000);
       return true;
     }
     const reading = readScan(code, props.barcodeRules);
@@ -122,6 +158,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
   }
 
   const clear = () => {
+    lookahead.current.clear();
     setText('');
     setOpen(false);
     setActive(0);
@@ -181,6 +218,8 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
         autoComplete="off"
         spellCheck={false}
         onChange={(e) => {
+          const typed = parseCounterEntry(e.target.value).query;
+          if (CODE_LIKE.test(typed)) ask(typed).catch(() => undefined);
           setText(e.target.value);
           setOpen(true);
           setActive(0);
@@ -198,8 +237,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
           if (e.key === 'Escape' && text) {
             e.preventDefault();
             e.stopPropagation();
-            setText('');
-            setOpen(false);
+            clear();
             return;
           }
           if (open && suggestions.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
