@@ -12,6 +12,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { renderNirHtml } from '../../../shared/print/nir-template';
 import { printHtml } from '../../print/print-document';
 import { currentSeller } from '../../print/print-invoice';
+import { StockLinesTable, StockSaveBar } from './StockLinesTable';
 
 /**
  * "Recepție (NIR)": goods received from a supplier, typed from the supplier's invoice, posted to the
@@ -206,65 +207,53 @@ export function NirScreen() {
         </Field>
       </div>
       <h3 style={{ margin: '12px 0 6px' }}>{t('nir.lines')}</h3>
-      <table className="grid" data-testid="nir-lines" style={{ maxWidth: 1100 }}>
-        <thead>
-          <tr>
+      <StockLinesTable
+        testId="nir-lines"
+        style={{ maxWidth: 1100 }}
+        headers={
+          <>
             <th style={{ width: '34%' }}>{t('nir.line.product')}</th>
             <th className="num">{t('nir.line.invoiced')}</th>
             <th className="num">{t('nir.line.received')}</th>
             <th className="num">{t('nir.line.unitCost')}</th>
             <th className="num">{t('nir.line.value')}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l, i) => {
-            const value = valueOf(l);
-            const err = (k: string) => fieldMessage(`lines.${i}.${k}`);
-            return (
-              <tr key={l.key}>
-                <td>
-                  <ProductPicker value={l.product} index={i} onPick={(p) => set(l.key, { product: p })} />
-                  {err('product_id') ? <span className="error">{err('product_id')}</span> : null}
-                </td>
-                <td>
-                  <input className={`input num${err('quantity_invoiced') ? ' invalid' : ''}`} data-testid={`nir-invoiced-${i}`} style={{ width: 100 }} value={l.invoiced} onChange={(e) => set(l.key, { invoiced: e.target.value })} />
-                  {l.product ? <span className="muted small"> {l.product.unit}</span> : null}
-                </td>
-                <td>
-                  <input className={`input num${err('quantity_received') ? ' invalid' : ''}`} data-testid={`nir-received-${i}`} style={{ width: 100 }} placeholder={l.invoiced} value={l.received} onChange={(e) => set(l.key, { received: e.target.value })} />
-                </td>
-                <td>
-                  <input className={`input num${err('unit_cost') ? ' invalid' : ''}`} data-testid={`nir-cost-${i}`} style={{ width: 110 }} value={l.cost} onChange={(e) => set(l.key, { cost: e.target.value })} />
-                </td>
-                <td className="num">{value === null ? '—' : formatMoney(value, 'RON', language)}</td>
-                <td>
-                  <button className="btn ghost" aria-label={t('nir.removeLine')} title={t('nir.removeLine')} onClick={() => setLines((ls) => (ls.length > 1 ? ls.filter((x) => x.key !== l.key) : [emptyLine()]))}>
-                    ×
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <div className="toolbar" style={{ marginTop: 8 }}>
-        <button className="btn" data-testid="nir-add-line" onClick={() => setLines((ls) => [...ls, emptyLine()])}>
-          {t('nir.addLine')}
-        </button>
-        <span className="spacer" />
-        <strong data-testid="nir-total">{t('nir.total', { amount: formatMoney(total, 'RON', language) })}</strong>
-      </div>
-      {error ? (
-        <div className="banner bad" role="alert" data-testid="nir-error">
-          {error}
-        </div>
-      ) : null}
-      <div className="toolbar">
-        <button className="btn primary" data-testid="nir-save" disabled={busy} onClick={() => void save()}>
-          {busy ? t('nir.saving') : t('nir.save')}
-        </button>
-      </div>
+          </>
+        }
+        lines={lines}
+        setLines={setLines}
+        emptyLine={emptyLine}
+        addTestId="nir-add-line"
+        aside={
+          <>
+            <span className="spacer" />
+            <strong data-testid="nir-total">{t('nir.total', { amount: formatMoney(total, 'RON', language) })}</strong>
+          </>
+        }
+        cells={(l, i) => {
+          const value = valueOf(l);
+          const err = (k: string) => fieldMessage(`lines.${i}.${k}`);
+          return (
+            <>
+              <td>
+                <ProductPicker value={l.product} index={i} onPick={(p) => set(l.key, { product: p })} />
+                {err('product_id') ? <span className="error">{err('product_id')}</span> : null}
+              </td>
+              <td>
+                <input className={`input num${err('quantity_invoiced') ? ' invalid' : ''}`} data-testid={`nir-invoiced-${i}`} style={{ width: 100 }} value={l.invoiced} onChange={(e) => set(l.key, { invoiced: e.target.value })} />
+                {l.product ? <span className="muted small"> {l.product.unit}</span> : null}
+              </td>
+              <td>
+                <input className={`input num${err('quantity_received') ? ' invalid' : ''}`} data-testid={`nir-received-${i}`} style={{ width: 100 }} placeholder={l.invoiced} value={l.received} onChange={(e) => set(l.key, { received: e.target.value })} />
+              </td>
+              <td>
+                <input className={`input num${err('unit_cost') ? ' invalid' : ''}`} data-testid={`nir-cost-${i}`} style={{ width: 110 }} value={l.cost} onChange={(e) => set(l.key, { cost: e.target.value })} />
+              </td>
+              <td className="num">{value === null ? '—' : formatMoney(value, 'RON', language)}</td>
+            </>
+          );
+        }}
+      />
+      <StockSaveBar error={error} errorTestId="nir-error" saveTestId="nir-save" busy={busy} label={t('nir.save')} onSave={() => void save()} />
     </div>
   );
 }

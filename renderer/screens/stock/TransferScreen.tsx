@@ -7,6 +7,7 @@ import { useI18n } from '../../i18n/I18nProvider';
 import { describeError, errorOf, fieldErrors, inLanguage } from '../../lib/errors';
 import { formatQuantity, parseQuantityInput } from '../../lib/format';
 import { ProductPicker } from './NirScreen';
+import { StockLinesTable, StockSaveBar } from './StockLinesTable';
 
 /**
  * "Transfer între gestiuni": goods moved from one warehouse of the work point to another, at the
@@ -146,55 +147,39 @@ export function TransferScreen() {
           <input className="input" data-testid="transfer-note" value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>
       </div>
-      <table className="grid" data-testid="transfer-lines" style={{ maxWidth: 900, marginTop: 8 }}>
-        <thead>
-          <tr>
+      <StockLinesTable
+        testId="transfer-lines"
+        style={{ maxWidth: 900, marginTop: 8 }}
+        headers={
+          <>
             <th style={{ width: '50%' }}>{t('nir.line.product')}</th>
             <th className="num">{t('transfer.available')}</th>
             <th className="num">{t('transfer.quantity')}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l, i) => {
-            const err = fieldMessage(`lines.${i}.product_id`) ?? fieldMessage(`lines.${i}.quantity`);
-            return (
-              <tr key={l.key}>
-                <td>
-                  <ProductPicker value={l.product} index={i} testId="transfer-product" onPick={(p) => set(l.key, { product: p, available: null })} />
-                  {err ? <span className="error-text small">{err}</span> : null}
-                </td>
-                <td className="num" data-testid={`transfer-available-${i}`}>
-                  {l.product ? (l.available === null ? '—' : `${formatQuantity(l.available, language)} ${l.product.unit}`) : ''}
-                </td>
-                <td className="num">
-                  <input className="input num" data-testid={`transfer-qty-${i}`} aria-label={t('transfer.quantity')} style={{ width: 100 }} value={l.quantity} onChange={(e) => set(l.key, { quantity: e.target.value })} />
-                </td>
-                <td>
-                  <button className="btn ghost" aria-label={t('nir.removeLine')} title={t('nir.removeLine')} onClick={() => setLines((ls) => (ls.length > 1 ? ls.filter((x) => x.key !== l.key) : [emptyLine()]))}>
-                    ×
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-      <div className="toolbar" style={{ marginTop: 8 }}>
-        <button className="btn" data-testid="transfer-add-line" onClick={() => setLines((ls) => [...ls, emptyLine()])}>
-          {t('nir.addLine')}
-        </button>
-      </div>
-      {error ? (
-        <div className="banner bad" role="alert" data-testid="transfer-error">
-          {error}
-        </div>
-      ) : null}
-      <div className="toolbar">
-        <button className="btn primary" data-testid="transfer-save" disabled={busy || list.length === 0} onClick={() => void save()}>
-          {busy ? t('nir.saving') : t('transfer.save')}
-        </button>
-      </div>
+          </>
+        }
+        lines={lines}
+        setLines={setLines}
+        emptyLine={emptyLine}
+        addTestId="transfer-add-line"
+        cells={(l, i) => {
+          const err = fieldMessage(`lines.${i}.product_id`) ?? fieldMessage(`lines.${i}.quantity`);
+          return (
+            <>
+              <td>
+                <ProductPicker value={l.product} index={i} testId="transfer-product" onPick={(p) => set(l.key, { product: p, available: null })} />
+                {err ? <span className="error-text small">{err}</span> : null}
+              </td>
+              <td className="num" data-testid={`transfer-available-${i}`}>
+                {l.product ? (l.available === null ? '—' : `${formatQuantity(l.available, language)} ${l.product.unit}`) : ''}
+              </td>
+              <td className="num">
+                <input className="input num" data-testid={`transfer-qty-${i}`} aria-label={t('transfer.quantity')} style={{ width: 100 }} value={l.quantity} onChange={(e) => set(l.key, { quantity: e.target.value })} />
+              </td>
+            </>
+          );
+        }}
+      />
+      <StockSaveBar error={error} errorTestId="transfer-error" saveTestId="transfer-save" busy={busy} disabled={list.length === 0} label={t('transfer.save')} onSave={() => void save()} />
     </div>
   );
 }
