@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
@@ -7,55 +6,7 @@ import { DATABASE_FILE } from '../../main/app/services';
 import type { TestServer } from '../support/server';
 import { seededRandom } from '../support/fault-proxy';
 import { createSeries, newCompany, openDevice, removeTempDirs, startServer } from './support/harness';
-
-const CHILD = join(__dirname, 'support', 'sync-child.ts');
-const ROOT = join(__dirname, '..', '..');
-
-interface Run {
-  killed: boolean;
-  items: number;
-  output: string;
-}
-
-/** Runs the engine in a child; with `killAfterItems`, SIGKILLs it that many items (plus a few ms) into the sync. */
-function runChild(dataDir: string, apiBase: string, killAfterItems: number | null, killDelayMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, apiBase], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let items = 0;
-    let killed = false;
-    const kill = () => {
-      if (killed) return;
-      killed = true;
-      child.kill('SIGKILL');
-    };
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      items = (output.match(/^item$/gm) ?? []).length;
-      if (killAfterItems !== null && items >= killAfterItems) setTimeout(kill, killDelayMs);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const guard = setTimeout(() => {
-      kill();
-      reject(new Error(`child did not finish: ${output.slice(-2000)}`));
-    }, 60_000);
-    child.on('exit', () => {
-      clearTimeout(guard);
-      resolve({ killed, items, output });
-    });
-  });
-}
-
-async function fetchAll<T>(server: TestServer, apiKey: string, path: string): Promise<T[]> {
-  const out: T[] = [];
-  for (let page = 1; ; page++) {
-    const res = await server.api(apiKey, 'GET', `${path}${path.includes('?') ? '&' : '?'}page=${page}&per_page=100`);
-    out.push(...(res.body.data.data as T[]));
-    if (!res.body.data.has_more) return out;
-  }
-}
+import { fetchAllPages as fetchAll, runSyncChild as runChild } from './support/sync-child-run';
 
 describe('the sync process killed (SIGKILL) at random points', () => {
   let server: TestServer;

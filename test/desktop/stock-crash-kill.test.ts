@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/server';
 import { seededRandom } from '../support/fault-proxy';
 import { expectStockInvariant } from '../server/stock/helpers';
 import { createSeries, newCompany, openDevice, removeTempDirs, startServer, type Device } from './support/harness';
+import { fetchAllPages, runSyncChild as runChild } from './support/sync-child-run';
 
 /**
  * Issue 15, "a SIGKILL in the middle loses and duplicates no movement": a counter sells stocked goods
@@ -16,53 +15,10 @@ import { createSeries, newCompany, openDevice, removeTempDirs, startServer, type
  * synced, shows the service's levels with nothing left pending.
  */
 
-const CHILD = join(__dirname, 'support', 'sync-child.ts');
-const ROOT = join(__dirname, '..', '..');
-
-interface Run {
-  killed: boolean;
-  output: string;
-}
-
-function runChild(dataDir: string, apiBase: string, killAfterItems: number | null, killDelayMs: number): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, apiBase], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let killed = false;
-    const kill = () => {
-      if (killed) return;
-      killed = true;
-      child.kill('SIGKILL');
-    };
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const items = (output.match(/^item$/gm) ?? []).length;
-      if (killAfterItems !== null && items >= killAfterItems) setTimeout(kill, killDelayMs);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const guard = setTimeout(() => {
-      kill();
-      reject(new Error(`child did not finish: ${output.slice(-2000)}`));
-    }, 60_000);
-    child.on('exit', () => {
-      clearTimeout(guard);
-      resolve({ killed, output });
-    });
-  });
-}
-
 interface Movement { product_id: string; quantity: number; document_type: string; document_id: string }
 
-async function movementsOf(server: TestServer, apiKey: string, productId: string): Promise<Movement[]> {
-  const out: Movement[] = [];
-  for (let page = 1; ; page++) {
-    const res = await server.api(apiKey, 'GET', `/stock/movements?product_id=${productId}&page=${page}&per_page=100`);
-    expect(res.status, res.text).toBe(200);
-    out.push(...(res.body.data.data as Movement[]));
-    if (!res.body.data.has_more) return out;
-  }
+function movementsOf(server: TestServer, apiKey: string, productId: string): Promise<Movement[]> {
+  return fetchAllPages<Movement>(server, apiKey, `/stock/movements?product_id=${productId}`);
 }
 
 async function serverLevel(server: TestServer, apiKey: string, productId: string): Promise<number> {
