@@ -170,6 +170,15 @@ describe('a unit price typed on a cart line', () => {
     // No second copy of the message elsewhere (a toast).
     expect(await page.getByTestId('toast').filter({ hasText: 'zecimale' }).count()).toBe(0);
     await screenshot(page, 'counter-price-refused');
+    // With the mouse: leaving the cell keeps the refused text and its reason, and "Emite" issues
+    // nothing (the cart still has 12,35, which the cashier did not mean to sell): back to the cell.
+    await page.getByTestId('issue').click();
+    await page.waitForTimeout(600);
+    expect(await page.getByTestId('issued-panel').count()).toBe(0);
+    expect(await localCount(page)).toBe(before);
+    expect(await page.getByTestId('line-price-input').inputValue()).toBe('1,23456');
+    expect(await error.textContent()).toBe('Prețul are cel mult 4 zecimale, de exemplu 12,3456.');
+    await expect.poll(() => focused(page)).toBe('line-price-input');
     // The other refusals, one reason each.
     for (const [typed, words] of [['-1', 'nu poate fi negativ'], ['0', 'nu poate fi 0'], ['5941234567890', 'prea mare'], ['abc', 'nu este un număr']] as const) {
       await page.getByTestId('line-price-input').fill(typed);

@@ -236,6 +236,13 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
     // One sale at a time: the flag is set before anything awaits, so F9 pressed again (or the button
     // clicked) while this one runs does nothing.
     if (selling.current) return;
+    // A line's cell left holding a refused value (a price with 5 decimals): the cart still has the old
+    // one, which is not what the cashier meant to sell. Back to the cell, its reason beside it.
+    const refused = document.querySelector<HTMLInputElement>('[data-testid=cart-lines] input[aria-invalid=true]');
+    if (refused) {
+      refused.focus();
+      return;
+    }
     setAttempted(true);
     if (problems.length > 0) {
       // On a 768- or 800-pixel screen the panel scrolls: what blocks issuing must come into sight.

@@ -22,6 +22,12 @@ function NumberCell(props: {
   narrow?: boolean;
   /** Room for a price with 4 decimals ("1.234,5678"). */
   wide?: boolean;
+  /**
+   * A refused text stays in the cell, marked, with its reason, when the focus leaves it (a click on
+   * "Emite" included): the counter issues nothing while it does (CounterScreen's doIssue), so a sale
+   * never goes out at the old value the cashier meant to change. Escape in the cell puts the value back.
+   */
+  holdRefused?: boolean;
   /** Why the text is refused, in words (shown under the cell); null when `parse` alone decides. */
   problem?(text: string): string | null;
 }) {
@@ -85,7 +91,10 @@ function NumberCell(props: {
           abandoned.current = false;
           return;
         }
-        if (!commit()) setText(props.value);
+        if (!commit()) {
+          if (props.holdRefused) return;
+          setText(props.value);
+        }
         setInvalid(false);
         hideMessage.current = setTimeout(() => setMessage(null), 4000);
       }}
@@ -226,6 +235,7 @@ export function LinesTable(props: {
                     testId="line-price-input"
                     label={t('counter.col.price')}
                     wide
+                    holdRefused
                   />
                   <div className="muted small" data-testid="line-price-kind">
                     {line.price_includes_vat ? t('products.gross') : t('products.net')}
