@@ -1,6 +1,6 @@
 import { foreignVatId, isOtherEuMemberState } from '../../shared/eu';
-import { mulDivRound, type Bani } from '../../shared/money';
-import { bpToPercent, computeTotals, fromMilli, percentToBp, type InvoiceTotals } from '../../shared/invoice-math';
+import { mulDivRound, roundHalfAwayFromZero, type Bani } from '../../shared/money';
+import { bpToPercent, computeTotals, fromMilli, linePriceE4, percentToBp, type InvoiceTotals } from '../../shared/invoice-math';
 import type { AdjustmentInput, LineInput } from '../../shared/ipc';
 import type { PaymentMethodType } from '../../shared/schemas/common';
 import { lineVatCategory, type InvoiceReferenceKind, type LineVatCategory } from '../../shared/schemas/invoice';
@@ -161,6 +161,7 @@ export type CartAction =
   | { type: 'setQuantity'; index: number; quantity_milli: number }
   | { type: 'setDiscount'; index: number; discount_bp: number }
   | { type: 'setPrice'; index: number; unit_price_bani: Bani }
+  | { type: 'setUnitPrice'; index: number; unit_price_e4: number }
   | { type: 'setExemption'; index: number; reason: string | null }
   | { type: 'setVatCategory'; index: number; category: LineVatCategory | null }
   | { type: 'remove'; index: number }
@@ -192,6 +193,11 @@ export type CartAction =
     }
   | { type: 'clear'; id: string; payment_method: PaymentMethodType };
 
+/** The line is sold at the product's own price per unit, not at one typed at the counter. */
+function atProductPrice(line: CartLine, product: CartProduct): boolean {
+  return linePriceE4(line) === product.price_bani * 100 && (line.base_quantity_milli ?? 1000) === 1000 && line.price_includes_vat === product.price_includes_vat;
+}
+
 function clampIndex(cart: Cart, index: number): number {
   if (cart.lines.length === 0) return -1;
   return Math.max(0, Math.min(cart.lines.length - 1, index));
@@ -210,8 +216,9 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
   switch (action.type) {
     case 'addProduct': {
       const quantity = action.quantity_milli ?? 1000;
-      // Scanning the same article again adds to its line, as a till does, instead of a new line.
-      const existing = cart.lines.findIndex((l) => l.product_id === action.product.id && l.discount_bp === 0);
+      // Scanning the same article again adds to its line, as a till does, instead of a new line; not to
+      // a line given a discount or another price, which are that line's alone.
+      const existing = cart.lines.findIndex((l) => l.product_id === action.product.id && l.discount_bp === 0 && atProductPrice(l, action.product));
       if (existing >= 0) {
         const line = cart.lines[existing]!;
         return { ...updateLine(cart, existing, { quantity_milli: line.quantity_milli + quantity }), selected: existing };
@@ -264,6 +271,20 @@ export function cartReducer(cart: Cart, action: CartAction): Cart {
       if (action.unit_price_bani < 0) return cart;
       // A price typed in bani replaces a 4-decimal one.
       return updateLine(cart, action.index, { unit_price_bani: action.unit_price_bani, unit_price_e4: undefined });
+    case 'setUnitPrice': {
+      // The price typed at the counter, up to 4 decimals, with or without VAT as the line's product
+      // states it (price_includes_vat stays) and for the line's base quantity (kept too).
+      const line = cart.lines[action.index];
+      if (!line || !Number.isSafeInteger(action.unit_price_e4) || action.unit_price_e4 <= 0) return cart;
+      if (linePriceE4(line) === action.unit_price_e4) return cart;
+      // A whole number of bani travels as bani alone, as a catalogue price does; more decimals keep
+      // the exact price, and `unit_price_bani` is only its rounding to the ban (what the wire wants).
+      const exact = action.unit_price_e4 % 100 !== 0;
+      return updateLine(cart, action.index, {
+        unit_price_bani: exact ? roundHalfAwayFromZero(action.unit_price_e4, 100) : action.unit_price_e4 / 100,
+        unit_price_e4: exact ? action.unit_price_e4 : undefined,
+      });
+    }
     case 'setExemption':
       return updateLine(cart, action.index, { vat_exemption_reason: action.reason });
     case 'setVatCategory':

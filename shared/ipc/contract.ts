@@ -378,6 +378,9 @@ const zIssueBuyer = z
   });
 const zIssueClientId = z.string({ error: NEEDS_CLIENT }).min(1, NEEDS_CLIENT).max(64);
 
+/** A unit price in ten-thousandths of a leu (0,0125 lei = 125): a price with up to 4 decimals. */
+const zUnitPriceE4 = z.number().int().min(0).max(999_999_999_999_999);
+
 export const zLineInput = z.object({
   product_id: zLocalId.nullish(),
   description: z.string().trim().min(1).max(500),
@@ -391,7 +394,7 @@ export const zLineInput = z.object({
    * The same price with up to 4 decimals, in ten-thousandths of a leu (0,0125 lei = 125); when given it
    * is the price and `unit_price_bani` only its rounding to the ban.
    */
-  unit_price_e4: z.number().int().min(0).max(999_999_999_999_999).optional(),
+  unit_price_e4: zUnitPriceE4.optional(),
   /** The quantity the price is for (1 unless given: a price per 1000 SMS says 1000). */
   base_quantity: zBaseQuantity.optional(),
   /** The price includes VAT: the line costs exactly quantity x price (docs/shelf-prices.md). */
@@ -702,6 +705,13 @@ const zCartLine = z.object({
   unit_code: z.string().max(5),
   quantity_milli: z.number().int(),
   unit_price_bani: zBaniInt,
+  /**
+   * The price with up to 4 decimals (typed at the counter, or from a draft), in ten-thousandths of a
+   * leu; absent: `unit_price_bani` is the price. Kept, or a parked cart would come back rounded.
+   */
+  unit_price_e4: zUnitPriceE4.optional(),
+  /** The quantity the price is for, in thousandths (a draft's price per 1 000 units); absent: 1000. */
+  base_quantity_milli: z.number().int().min(1).max(1_000_000_000).optional(),
   /** `unit_price_bani` is the shelf price (VAT included), as the product states it. */
   price_includes_vat: z.boolean().default(false),
   vat_rate_bp: z.number().int().min(0).max(10_000),

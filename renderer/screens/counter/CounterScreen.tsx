@@ -65,7 +65,7 @@ interface Issued {
 /**
  * The counter: a new invoice in a few keystrokes. Everything completes locally at once; the number
  * comes from this device's lock or reservation pool, so it is final even offline. Keys: F2 product,
- * F3 client, F7 new client, F4 quantity, F6 discount, F8 payment method, F9 issue, Ctrl+S draft,
+ * F3 client, F7 new client, F4 quantity, F5 unit price, F6 discount, F8 payment method, F9 issue, Ctrl+S draft,
  * Ctrl+P print, Esc new invoice after issuing.
  */
 export function CounterScreen({ settings, draftId }: { settings: Settings | undefined; draftId?: string }) {
@@ -242,6 +242,13 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
     // One sale at a time: the flag is set before anything awaits, so F9 pressed again (or the button
     // clicked) while this one runs does nothing.
     if (selling.current) return;
+    // A line's cell left holding a refused value (a price with 5 decimals): the cart still has the old
+    // one, which is not what the cashier meant to sell. Back to the cell, its reason beside it.
+    const refused = document.querySelector<HTMLInputElement>('[data-testid=cart-lines] input[aria-invalid=true]');
+    if (refused) {
+      refused.focus();
+      return;
+    }
     setAttempted(true);
     if (problems.length > 0) {
       // On a 768- or 800-pixel screen the panel scrolls: what blocks issuing must come into sight.
@@ -338,6 +345,8 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       const s = state.current;
       const target = e.target as HTMLElement | null;
       const inField = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT');
+      // The counter's price key, never the browser's reload (a web window would lose an open form).
+      if (e.key === 'F5') e.preventDefault();
       if (document.querySelector('.overlay')) return;
       // Whatever has the focus (a button, the page), a typed character belongs to the product box:
       // moving the focus during keydown lets the character land there. This is what makes a
@@ -347,7 +356,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
         return;
       }
       const key = e.key;
-      if (key === 'F2' || key === 'F3' || key === 'F4' || key === 'F6' || key === 'F7') s.cancelFocusSearch();
+      if (key === 'F2' || key === 'F3' || key === 'F4' || key === 'F5' || key === 'F6' || key === 'F7') s.cancelFocusSearch();
       if (key === 'F2') {
         e.preventDefault();
         search.current?.focus();
@@ -357,10 +366,11 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
       } else if (key === 'F7') {
         e.preventDefault();
         clientPicker.current?.createNew();
-      } else if (key === 'F4' || key === 'F6') {
-        // Focused here, synchronously, so the digits typed right after F4 land in the cell.
+      } else if (key === 'F4' || key === 'F5' || key === 'F6') {
+        // Focused here, synchronously, so the digits typed right after F4 land in the cell. F5 must
+        // never reach the browser either: in a web window it would reload the page.
         e.preventDefault();
-        const cells = document.querySelectorAll<HTMLInputElement>(`[data-testid=${key === 'F4' ? 'line-quantity' : 'line-discount'}]`);
+        const cells = document.querySelectorAll<HTMLInputElement>(`[data-testid=${key === 'F4' ? 'line-quantity' : key === 'F5' ? 'line-price-input' : 'line-discount'}]`);
         const cell = cells[s.cart.selected] ?? cells[cells.length - 1];
         cell?.focus();
         cell?.select();
@@ -418,6 +428,7 @@ export function CounterScreen({ settings, draftId }: { settings: Settings | unde
           <span><kbd>↑</kbd><kbd>↓</kbd> {t('counter.key.select')}</span>
           <span><kbd>+</kbd><kbd>-</kbd> {t('counter.key.nudge')}</span>
           <span><kbd>F4</kbd> {t('counter.key.quantity')}</span>
+          <span><kbd>F5</kbd> {t('counter.key.price')}</span>
           <span><kbd>F6</kbd> {t('counter.key.discount')}</span>
           <span><kbd>Del</kbd> {t('counter.key.remove')}</span>
           <span><kbd>Ctrl</kbd>+<kbd>S</kbd> {t('counter.key.draft')}</span>

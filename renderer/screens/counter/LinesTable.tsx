@@ -1,9 +1,10 @@
 import { Fragment, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { LineAmounts } from '../../../shared/invoice-math';
+import { linePriceE4, type LineAmounts } from '../../../shared/invoice-math';
 import { LINE_VAT_CATEGORIES } from '../../../shared/schemas/invoice';
 import { useI18n } from '../../i18n/I18nProvider';
 import { formatBani, formatPriceE4, formatQuantity, formatScaled, parsePercentInput } from '../../lib/format';
 import type { CartAction, CartLine } from '../../counter/cart';
+import { readUnitPrice } from '../../counter/price-input';
 import { readQuantity } from '../../counter/scanner';
 import type { LineStockWarning } from '../../counter/stock-warning';
 
@@ -19,6 +20,14 @@ function NumberCell(props: {
   testId: string;
   label: string;
   narrow?: boolean;
+  /** Room for a price with 4 decimals ("1.234,5678"). */
+  wide?: boolean;
+  /**
+   * A refused text stays in the cell, marked, with its reason, when the focus leaves it (a click on
+   * "Emite" included): the counter issues nothing while it does (CounterScreen's doIssue), so a sale
+   * never goes out at the old value the cashier meant to change. Escape in the cell puts the value back.
+   */
+  holdRefused?: boolean;
   /** Why the text is refused, in words (shown under the cell); null when `parse` alone decides. */
   problem?(text: string): string | null;
 }) {
@@ -29,6 +38,8 @@ function NumberCell(props: {
   const editing = useRef(false);
   // Escape has already put the value back: the blur that follows must not judge the abandoned text.
   const abandoned = useRef(false);
+  // Typed since the cell took the focus and not yet committed.
+  const dirty = useRef(false);
   // One pending "hide the message" at a time, so an old one cannot hide a newer reason.
   const hideMessage = useRef<ReturnType<typeof setTimeout> | null>(null);
   const clearHideMessage = () => {
@@ -49,6 +60,7 @@ function NumberCell(props: {
     }
     setInvalid(false);
     setMessage(null);
+    dirty.current = false;
     props.onCommit(parsed);
     return true;
   };
@@ -56,7 +68,7 @@ function NumberCell(props: {
     <>
     <input
       ref={ref}
-      className={`input num${props.narrow ? ' narrow' : ''}${invalid ? ' invalid' : ''}`}
+      className={`input num${props.narrow ? ' narrow' : ''}${props.wide ? ' wide' : ''}${invalid ? ' invalid' : ''}`}
       data-testid={props.testId}
       aria-label={props.label}
       aria-invalid={invalid}
@@ -65,10 +77,12 @@ function NumberCell(props: {
       onFocus={(e) => {
         editing.current = true;
         abandoned.current = false;
+        dirty.current = false;
         e.target.select();
       }}
       onChange={(e) => {
         abandoned.current = false;
+        dirty.current = true;
         setText(e.target.value);
       }}
       onBlur={() => {
@@ -77,12 +91,25 @@ function NumberCell(props: {
           abandoned.current = false;
           return;
         }
-        if (!commit()) setText(props.value);
+        if (!commit()) {
+          if (props.holdRefused) return;
+          setText(props.value);
+        }
         setInvalid(false);
         hideMessage.current = setTimeout(() => setMessage(null), 4000);
       }}
       onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
-        if (e.key === 'Enter') {
+        if ((e.key === 'F9' || (e.key === 'Enter' && e.ctrlKey)) && dirty.current) {
+          // Issuing with text typed here: the sale takes it, or nothing is issued. The counter's own
+          // key handler would sell the cart as it was before this cell, so the key stops here and,
+          // once the value is in the cart and rendered, is pressed again for the counter.
+          e.preventDefault();
+          e.stopPropagation();
+          if (commit()) {
+            const again = { key: e.key, ctrlKey: e.ctrlKey, bubbles: true, cancelable: true };
+            setTimeout(() => ref.current?.dispatchEvent(new globalThis.KeyboardEvent('keydown', again)), 0);
+          }
+        } else if (e.key === 'Enter') {
           e.preventDefault();
           if (commit()) props.onDone();
         } else if (e.key === 'Escape') {
@@ -190,10 +217,32 @@ export function LinesTable(props: {
                   />{' '}
                   <span className="muted small">{line.unit}</span>
                 </td>
-                {/* A shelf price is billed as it is, a net price gets VAT added: said on hover, the row keeps its width. */}
-                <td className="num" data-testid="line-price" title={line.price_includes_vat ? t('products.gross') : t('products.net')}>
-                  {formatPriceE4(line.unit_price_e4 ?? line.unit_price_bani * 100, language)}
-                  {line.base_quantity_milli && line.base_quantity_milli !== 1000 ? ` / ${formatQuantity(line.base_quantity_milli / 1000, language)} ${line.unit}` : ''}
+                {/*
+                  The price is typed as the product states it: a shelf price (with VAT) is billed as it is, a
+                  net price gets VAT added; said under the cell, so the cashier knows which one to type.
+                */}
+                <td className="num" data-testid="line-price" title={t('counter.price.edit', { kind: line.price_includes_vat ? t('products.gross') : t('products.net') })}>
+                  <NumberCell
+                    value={formatPriceE4(linePriceE4(line), language)}
+                    parse={(text) => {
+                      const read = readUnitPrice(text);
+                      return 'e4' in read ? read.e4 : null;
+                    }}
+                    problem={(text) => {
+                      const read = readUnitPrice(text);
+                      return 'problem' in read ? t(`counter.price.${read.problem}`) : null;
+                    }}
+                    onCommit={(e4) => props.dispatch({ type: 'setUnitPrice', index, unit_price_e4: e4 })}
+                    onDone={props.onDone}
+                    testId="line-price-input"
+                    label={t('counter.col.price')}
+                    wide
+                    holdRefused
+                  />
+                  <div className="muted small" data-testid="line-price-kind">
+                    {line.price_includes_vat ? t('products.gross') : t('products.net')}
+                    {line.base_quantity_milli && line.base_quantity_milli !== 1000 ? ` / ${formatQuantity(line.base_quantity_milli / 1000, language)} ${line.unit}` : ''}
+                  </div>
                 </td>
                 <td className="num">
                   <NumberCell
