@@ -304,8 +304,11 @@ function supplyDate(f: InvoiceFacts): string {
   return stated ?? (f.storno && f.original ? f.original.issue_date : f.issue_date);
 }
 
-function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'], problems: Problems): EInvoiceDocument['delivery'] {
-  const k = (en: string, ro: string) => `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
+function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'], problems: Problems, servicesOnly: boolean): EInvoiceDocument['delivery'] {
+  const k = (en: string, ro: string) => servicesOnly
+    ? `An intra-community service (VAT category K) ${en}|O prestare intracomunitară de servicii (categoria de TVA K) ${ro}`
+    : `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
+  const article = servicesOnly ? 'art. 278 alin. (2)' : 'art. 294 alin. (2)';
   if (!buyer.vat_id) {
     problems['buyer.vat_id'] = k(
       "needs the client's VAT id with its country prefix, e.g. DE123456789 (BR-IC-02).",
@@ -314,8 +317,8 @@ function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'
   }
   if (!isOtherEuMemberState(buyer.address.country_code)) {
     problems['buyer.address.country_code'] = k(
-      'goes to a client in another EU member state (art. 294 alin. (2) Cod fiscal).',
-      'se face către un client din alt stat membru UE (art. 294 alin. (2) Cod fiscal).',
+      `goes to a client in another EU member state (${article} Cod fiscal).`,
+      `se face către un client din alt stat membru UE (${article} Cod fiscal).`,
     );
   } else if (!buyer.address.county_code) {
     problems['buyer.address.county_code'] = k(
@@ -423,7 +426,7 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
   const stated = f.storno ? (f.original?.delivery_date ?? null) : f.delivery_date;
   const delivery = lines.some((l) => l.vat_category === 'K') && f.buyer
-    ? intraCommunityDelivery(f, buyer.party, problems)
+    ? intraCommunityDelivery(f, buyer.party, problems, groups.get('K@0')?.goods === false)
     : stated ? { date: stated } : undefined;
 
   // Highest rate first, as the printed invoice lists them (shared/invoice-math orders its breakdown so).

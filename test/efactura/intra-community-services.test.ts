@@ -64,6 +64,19 @@ const CN_FACTS: Omit<InvoiceFacts, 'lines'> = {
   buyer_name: null, seller: SELLER_FACTS, original: null,
 };
 
+describe('refused before numbering, in the words of a service', () => {
+  it('a K service to a buyer outside the EU names art. 278 (2), a K good art. 294 (2)', () => {
+    const ro = { ...CN_FACTS, buyer: COMPANY_BUYER };
+    const refusal = (service: boolean) => {
+      const input = [{ description: 'Consultanță', quantity_milli: 1000, unit_code: 'C62', price_bani: 10_000, discount_bp: 0, vat_rate_bp: 0, vat_category: 'K' as const, vat_exemption_reason: null, is_service: service }];
+      const totals = computeTotals(input.map((l) => ({ quantity_milli: l.quantity_milli, unit_price_bani: l.price_bani, vat_rate_bp: 0, discount_bp: 0, vat_category: l.vat_category })), { reverse_charge: false });
+      return buildEInvoiceDocument({ ...ro, lines: pricedLineFacts(input, totals.lines) }).problems['buyer.address.country_code'];
+    };
+    expect(refusal(true)).toBe('An intra-community service (VAT category K) goes to a client in another EU member state (art. 278 alin. (2) Cod fiscal).|O prestare intracomunitară de servicii (categoria de TVA K) se face către un client din alt stat membru UE (art. 278 alin. (2) Cod fiscal).');
+    expect(refusal(false)).toContain('O livrare intracomunitară (categoria de TVA K) se face către un client din alt stat membru UE (art. 294 alin. (2) Cod fiscal).');
+  });
+});
+
 describe.each(DIALECTS)('intra-community services and services abroad through the official validators, on %s', (dialect) => {
   let env: Env;
   let seller: Firm;
