@@ -53,7 +53,7 @@ async function child(n: number): Promise<Result[]> {
       });
       lines.push({
         id: `invl_bench${i}`, invoice_id: id, company_id: companyId, position: 1, product_id: null, description: 'Marfă', quantity_milli: 1000, unit: 'buc',
-        unit_code: 'H87', price_bani: net, vat_rate_bp: 2100, discount_bp: 0, vat_exemption_reason: null, vat_category: null, price_includes_vat: 0, discount_bani: 0,
+        unit_code: 'H87', price_bani: net, vat_rate_bp: 2100, discount_bp: 0, vat_exemption_reason: null, vat_category: null, price_includes_vat: 0, is_service: 0, discount_bani: 0,
         net_bani: net, vat_bani: vat, total_bani: net + vat,
       });
     }

@@ -157,6 +157,8 @@ export interface InvoiceLineRow {
   price_e4: number | null;
   /** The quantity the price is for, in thousandths; null before migration 0014 (= 1000). */
   base_quantity_milli: number | null;
+  /** 1 when the line sells a service, as it was when written (migration 0016; 0 on lines from before). */
+  is_service: number;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -39,6 +39,8 @@ interface ComputedLine {
   vat_exemption_reason: string | null;
   vat_category: LineVatCategory | null;
   price_includes_vat: boolean;
+  /** The line sells a service: as the input said, else as its product is (kept from then on, as the service keeps it). */
+  is_service: boolean;
 }
 
 /** A stored line's exact price: `price_e4`, or `price_bani` x 100 on a line from before migration 0014. */
@@ -120,7 +122,9 @@ function checkAdjustmentRates(lines: readonly ComputedLine[], adjustments: reado
   if (Object.keys(fields).length) throw invalidInput(fields);
 }
 
-function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
+function toComputedLines(db: ReadDb, lines: DraftInput['lines']): ComputedLine[] {
+  const productIsService = (id: string | null | undefined): boolean =>
+    Boolean(id && db.get(sql`SELECT 1 AS ok FROM products WHERE id = ${id} AND is_service = 1`));
   return lines.map((l) => ({
     product_id: l.product_id ?? null,
     description: l.description,
@@ -136,6 +140,7 @@ function toComputedLines(lines: DraftInput['lines']): ComputedLine[] {
     vat_exemption_reason: l.vat_exemption_reason ?? null,
     vat_category: l.vat_category ?? null,
     price_includes_vat: l.price_includes_vat,
+    is_service: l.is_service ?? productIsService(l.product_id),
   }));
 }
 
@@ -154,10 +159,10 @@ function writeLines(db: WriteDb, invoiceId: string, lines: readonly ComputedLine
   lines.forEach((l, i) => {
     const a = totals.lines[i]!;
     db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-               price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani,
+               price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, is_service, discount_bani,
                net_bani, vat_bani, total_bani)
                VALUES (${invoiceId}, ${i + 1}, ${l.product_id}, ${l.description}, ${l.quantity_milli}, ${l.unit}, ${l.unit_code},
-               ${l.price_bani}, ${l.price_e4}, ${l.base_quantity_milli}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${l.price_includes_vat}, ${a.discount_bani},
+               ${l.price_bani}, ${l.price_e4}, ${l.base_quantity_milli}, ${l.vat_rate_bp}, ${l.discount_bp}, ${l.vat_exemption_reason}, ${l.vat_category}, ${l.price_includes_vat}, ${l.is_service}, ${a.discount_bani},
                ${a.net_bani}, ${a.vat_bani}, ${a.total_bani})`);
   });
 }
@@ -186,6 +191,7 @@ function copiedLines(rows: readonly InvoiceLineRow[], sign: 1 | -1): ComputedLin
     product_id: l.product_id, description: l.description, quantity_milli: sign * l.quantity_milli, unit: l.unit, unit_code: l.unit_code,
     price_bani: l.price_bani, price_e4: storedPriceE4(l), base_quantity_milli: l.base_quantity_milli ?? 1000, vat_rate_bp: l.vat_rate_bp,
     discount_bp: l.discount_bp, vat_exemption_reason: l.vat_exemption_reason, vat_category: l.vat_category, price_includes_vat: l.price_includes_vat === 1,
+    is_service: l.is_service === 1,
   }));
 }
 
@@ -207,6 +213,7 @@ function wireItems(lines: readonly InvoiceLineRow[], sign: 1 | -1 = 1): { items:
       discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
       vat_category: l.vat_category,
+      is_service: l.is_service === 1,
     };
   });
   return { items, refs };
@@ -369,6 +376,7 @@ export function invoiceView(db: ReadDb, id: string): InvoiceView {
       price_includes_vat: l.price_includes_vat === 1, vat_rate: bpToPercent(l.vat_rate_bp), discount_percent: bpToPercent(l.discount_bp),
       vat_exemption_reason: l.vat_exemption_reason,
       vat_category: lineVatCategory(l.vat_rate_bp, l.vat_category),
+      is_service: l.is_service === 1,
       discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, total_bani: l.total_bani,
     })),
     allowances_charges: storedAdjustmentViews(row.allowances_charges).map((a) => ({
@@ -463,6 +471,7 @@ function checkBeforeNumbering(db: ReadDb, invoice: InvoiceRow, buyer: z.infer<ty
       position: l.position, description: l.description, quantity_milli: l.quantity_milli, unit_code: l.unit_code, price_bani: l.price_bani,
       price_e4: storedPriceE4(l), base_quantity_milli: l.base_quantity_milli ?? 1000, discount_bp: l.discount_bp, discount_bani: l.discount_bani, net_bani: l.net_bani, vat_bani: l.vat_bani, vat_rate_bp: l.vat_rate_bp,
       vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === 1,
+      is_service: l.is_service === 1,
     })),
     adjustments: storedAdjustmentViews(invoice.allowances_charges),
     references: storedReferences(invoice.references_json),
@@ -508,7 +517,7 @@ function prepare(db: ReadDb, input: DraftInput, today: string): { lines: Compute
   if (input.due_date && input.due_date < (input.issue_date ?? today)) {
     throw invalidInput({ due_date: 'Must not be before the issue date|Nu poate fi înaintea datei emiterii' });
   }
-  const lines = toComputedLines(input.lines);
+  const lines = toComputedLines(db, input.lines);
   checkProducts(db, lines);
   const adjustments = toAdjustments(input.allowances_charges);
   checkAdjustmentRates(lines, adjustments);

@@ -229,12 +229,12 @@ export function applyInvoice(db: WriteDb, inv: Invoice, now: number, options: Ap
       // The service's price has up to 4 decimals: kept exactly, with its rounding to the ban beside it.
       const priceE4 = toPriceE4(l.price);
       db.run(sql`INSERT INTO invoice_lines (invoice_id, position, product_id, description, quantity_milli, unit, unit_code, price_bani,
-                 price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, discount_bani,
+                 price_e4, base_quantity_milli, vat_rate_bp, discount_bp, vat_exemption_reason, vat_category, price_includes_vat, is_service, discount_bani,
                  net_bani, vat_bani, total_bani)
                  VALUES (${id}, ${l.position}, ${localIdOf(db, 'products', l.product_id)}, ${l.description}, ${toMilli(l.quantity)},
                  ${l.unit}, ${l.unit_code}, ${roundHalfAwayFromZero(priceE4, 100)}, ${priceE4}, ${toMilli(l.base_quantity ?? 1)},
                  ${percentToBp(l.vat_rate)}, ${percentToBp(l.discount_percent)},
-                 ${l.vat_exemption_reason}, ${l.vat_category ?? null}, ${l.price_includes_vat === true}, ${toBani(l.discount)}, ${toBani(l.net)}, ${toBani(l.vat)},
+                 ${l.vat_exemption_reason}, ${l.vat_category ?? null}, ${l.price_includes_vat === true}, ${l.is_service === true}, ${toBani(l.discount)}, ${toBani(l.net)}, ${toBani(l.vat)},
                  ${toBani(l.total)})`);
     }
   }

@@ -102,6 +102,7 @@ export function invoiceForPrint(view: InvoiceView): Invoice {
       discount_percent: l.discount_percent,
       vat_exemption_reason: l.vat_exemption_reason,
       vat_category: l.vat_category,
+      is_service: l.is_service,
       discount: fromBani(l.discount_bani),
       net: fromBani(l.net_bani),
       vat: fromBani(l.vat_bani),

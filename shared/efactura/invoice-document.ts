@@ -49,6 +49,8 @@ export interface LineFacts {
   vat_exemption_reason: string | null;
   /** A shelf (VAT-included) price: BT-146 then states the line's own net unit price, with its decimals. */
   price_includes_vat?: boolean;
+  /** The line sells a service, not goods (frozen at issue; absent: goods): it decides the legal ground of a K or G line. */
+  is_service?: boolean | undefined;
 }
 
 /** A document-level allowance or charge: `amount_bani` with the invoice's sign, its VAT as priced. */
@@ -133,6 +135,35 @@ const FIXED_EXEMPTIONS: Partial<Record<VatCategory, { exemption_reason: string; 
   K: { exemption_reason: 'Livrare intracomunitară scutită cf. art. 294 alin. (2) Cod fiscal', exemption_reason_code: 'VATEX-EU-IC' },
   G: { exemption_reason: 'Export scutit cf. art. 294 alin. (1) Cod fiscal', exemption_reason_code: 'VATEX-EU-G' },
 };
+
+/**
+ * A service is not a supply of goods: its place of supply to a taxable person is where the customer is
+ * established (art. 278 alin. (2) Cod fiscal), so it is outside Romanian VAT rather than exempt under art. 294.
+ * To another EU state the customer pays the VAT by reverse charge and the invoice says "taxare inversă"
+ * (art. 319 alin. (20) lit. m); outside the EU it is simply not taxable here. The category stays K or G
+ * (UNCL 5305 K covers "goods and services"), so the VATEX code is the category's; only BT-120 changes, and one
+ * breakdown holding both goods and services names both grounds (one breakdown per category: BR-IC-08, BR-G-08).
+ * See docs/api-decisions.md, "Intra-community services and services abroad".
+ */
+const SERVICE_EXEMPTIONS: Partial<Record<VatCategory, { services: string; both: string }>> = {
+  K: {
+    services: 'Taxare inversă: servicii cu locul prestării în alt stat membru, art. 278 alin. (2) Cod fiscal',
+    both: 'Scutit cf. art. 294 alin. (2) (bunuri); taxare inversă cf. art. 278 alin. (2) (servicii) Cod fiscal',
+  },
+  G: {
+    services: 'Servicii cu locul prestării în afara României, neimpozabile cf. art. 278 alin. (2) Cod fiscal',
+    both: 'Scutit cf. art. 294 alin. (1) (bunuri); neimpozabil cf. art. 278 alin. (2) (servicii) Cod fiscal',
+  },
+};
+
+/** BT-120/BT-121 of a K, G, AE or O breakdown, from what its lines sell. */
+function fixedExemption(category: VatCategory, goods: boolean, services: boolean): { exemption_reason?: string; exemption_reason_code?: string } {
+  const fixed = FIXED_EXEMPTIONS[category];
+  const service = SERVICE_EXEMPTIONS[category];
+  if (!fixed) return {};
+  if (!service || !services) return fixed;
+  return { ...fixed, exemption_reason: goods ? service.both : service.services };
+}
 
 const MEANS: Record<string, string> = { receipt: '10', fiscal_receipt: '10', card: '48', bank_order: '42', other: '1' };
 
@@ -273,8 +304,11 @@ function supplyDate(f: InvoiceFacts): string {
   return stated ?? (f.storno && f.original ? f.original.issue_date : f.issue_date);
 }
 
-function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'], problems: Problems): EInvoiceDocument['delivery'] {
-  const k = (en: string, ro: string) => `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
+function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'], problems: Problems, servicesOnly: boolean): EInvoiceDocument['delivery'] {
+  const k = (en: string, ro: string) => servicesOnly
+    ? `An intra-community service (VAT category K) ${en}|O prestare intracomunitară de servicii (categoria de TVA K) ${ro}`
+    : `An intra-community supply (VAT category K) ${en}|O livrare intracomunitară (categoria de TVA K) ${ro}`;
+  const article = servicesOnly ? 'art. 278 alin. (2)' : 'art. 294 alin. (2)';
   if (!buyer.vat_id) {
     problems['buyer.vat_id'] = k(
       "needs the client's VAT id with its country prefix, e.g. DE123456789 (BR-IC-02).",
@@ -283,8 +317,8 @@ function intraCommunityDelivery(f: InvoiceFacts, buyer: EInvoiceDocument['buyer'
   }
   if (!isOtherEuMemberState(buyer.address.country_code)) {
     problems['buyer.address.country_code'] = k(
-      'goes to a client in another EU member state (art. 294 alin. (2) Cod fiscal).',
-      'se face către un client din alt stat membru UE (art. 294 alin. (2) Cod fiscal).',
+      `goes to a client in another EU member state (${article} Cod fiscal).`,
+      `se face către un client din alt stat membru UE (${article} Cod fiscal).`,
     );
   } else if (!buyer.address.county_code) {
     problems['buyer.address.county_code'] = k(
@@ -337,7 +371,7 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
   };
 
   const lines: EInvoiceLine[] = [];
-  const groups = new Map<string, { category: VatCategory; rate: number; taxable: number; vat: number; reasons: Set<string> }>();
+  const groups = new Map<string, { category: VatCategory; rate: number; taxable: number; vat: number; reasons: Set<string>; goods: boolean; services: boolean }>();
   [...f.lines].sort((a, b) => a.position - b.position).forEach((l, i) => {
     const category = categoryOf(l);
     const rate = category === 'S' ? l.vat_rate_bp : 0;
@@ -356,7 +390,9 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
       vat_rate_bp: rate,
     });
     const key = `${category}@${rate}`;
-    const g = groups.get(key) ?? { category, rate, taxable: 0, vat: 0, reasons: new Set<string>() };
+    const g = groups.get(key) ?? { category, rate, taxable: 0, vat: 0, reasons: new Set<string>(), goods: false, services: false };
+    if (l.is_service) g.services = true;
+    else g.goods = true;
     g.taxable += l.net_bani;
     g.vat += category === 'S' ? l.vat_bani : 0;
     if (category === 'E') {
@@ -390,13 +426,13 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
   const stated = f.storno ? (f.original?.delivery_date ?? null) : f.delivery_date;
   const delivery = lines.some((l) => l.vat_category === 'K') && f.buyer
-    ? intraCommunityDelivery(f, buyer.party, problems)
+    ? intraCommunityDelivery(f, buyer.party, problems, groups.get('K@0')?.goods === false)
     : stated ? { date: stated } : undefined;
 
   // Highest rate first, as the printed invoice lists them (shared/invoice-math orders its breakdown so).
   const ordered = [...groups.values()].sort((a, b) => b.rate - a.rate || a.category.localeCompare(b.category));
   const vat_breakdown = ordered.map((g) => {
-    const exemption = g.category === 'E' ? (g.reasons.size ? splitExemption([...g.reasons].join('; ')) : {}) : (FIXED_EXEMPTIONS[g.category] ?? {});
+    const exemption = g.category === 'E' ? (g.reasons.size ? splitExemption([...g.reasons].join('; ')) : {}) : fixedExemption(g.category, g.goods, g.services);
     return { category: g.category, vat_rate_bp: g.rate, taxable_bani: g.taxable, vat_bani: g.vat, ...exemption };
   });
 
@@ -470,7 +506,7 @@ export function buildEInvoiceDocument(f: InvoiceFacts): MappedDocument {
 
 /** Lines as shared/invoice-math priced them (`amounts[i]` belongs to `lines[i]`), numbered from 1. */
 export function pricedLineFacts(
-  lines: readonly { description: string; quantity_milli: number; unit_code: string | null; price_bani: number; price_e4?: number | undefined; base_quantity_milli?: number | undefined; discount_bp: number; vat_rate_bp: number; vat_category: LineVatCategory | null; vat_exemption_reason: string | null; price_includes_vat?: boolean | undefined }[],
+  lines: readonly { description: string; quantity_milli: number; unit_code: string | null; price_bani: number; price_e4?: number | undefined; base_quantity_milli?: number | undefined; discount_bp: number; vat_rate_bp: number; vat_category: LineVatCategory | null; vat_exemption_reason: string | null; price_includes_vat?: boolean | undefined; is_service?: boolean | null | undefined }[],
   amounts: readonly { discount_bani: number; net_bani: number; vat_bani: number }[],
 ): LineFacts[] {
   return lines.map((l, i) => {
@@ -480,6 +516,7 @@ export function pricedLineFacts(
       price_e4: l.price_e4, base_quantity_milli: l.base_quantity_milli,
       discount_bp: l.discount_bp, discount_bani: a.discount_bani, net_bani: a.net_bani, vat_bani: a.vat_bani, vat_rate_bp: l.vat_rate_bp,
       vat_category: l.vat_category, vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: l.price_includes_vat === true,
+      is_service: l.is_service === true,
     };
   });
 }

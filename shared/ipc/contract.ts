@@ -404,6 +404,8 @@ export const zLineInput = z.object({
   vat_exemption_reason: z.string().max(200).nullish(),
   /** Why a 0% line carries no VAT; only on a 0% line, absent = `E` (the service's rule, checked here too). */
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+  /** The line sells a service; absent: as its product is (else goods). The service's `is_service`. */
+  is_service: z.boolean().nullish(),
 }).superRefine(vatCategoryOnZeroRate);
 export type LineInput = z.input<typeof zLineInput>;
 
@@ -478,6 +480,8 @@ export const zLineView = z.object({
   vat_exemption_reason: z.string().nullable(),
   /** A 0% line's category (`E` when none was given), null on a line with a rate above 0: as the service answers. */
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullable(),
+  /** The line sells a service (kept from when it was written). */
+  is_service: z.boolean(),
   discount_bani: zBaniInt,
   net_bani: zBaniInt,
   vat_bani: zBaniInt,

@@ -4,6 +4,7 @@ import { INVOICE_REFERENCE_KINDS, type Invoice, type InvoiceLine } from '../sche
 import { formatBani, formatDate, formatPriceE4, formatScaled, formatPercent, formatQuantity, formatRate } from '../format';
 import { BASE_CSS, esc, htmlDocument } from './html';
 import { printLabels, type PrintLabels } from './labels';
+import type { PrintMessageKey } from './print-messages';
 import { partyBlock } from './party';
 import { zSeller, type Seller } from './seller';
 
@@ -116,16 +117,17 @@ export function titleKey(invoice: Invoice): 'print.invoice.title' | 'print.invoi
 
 /**
  * The legal ground a 0% line prints (art. 319 (20) k), as HTML: an exempt (E) line's own reason;
- * for an intra-community supply (K) or an export (G) the fixed mention of art. 294, the line's reason
- * set aside as e-Factura sets it aside; nothing for a zero-rated (Z) line.
+ * for an intra-community supply (K) or an export (G) of goods the fixed mention of art. 294, and of a
+ * service the place-of-supply rule of art. 278 (2) ("taxare inversă" within the EU, art. 319 (20) m),
+ * the line's reason set aside as e-Factura sets it aside; nothing for a zero-rated (Z) line.
  */
 export function legalGround(line: InvoiceLine, labels: PrintLabels): string | undefined {
   if (line.vat_rate !== 0) return undefined;
   switch (line.vat_category ?? 'E') {
     case 'K':
-      return labels.html('print.vatCategory.K');
+      return labels.html(line.is_service ? 'print.vatCategory.K.service' : 'print.vatCategory.K');
     case 'G':
-      return labels.html('print.vatCategory.G');
+      return labels.html(line.is_service ? 'print.vatCategory.G.service' : 'print.vatCategory.G');
     case 'Z':
       return undefined;
     case 'E': {
@@ -136,6 +138,18 @@ export function legalGround(line: InvoiceLine, labels: PrintLabels): string | un
 }
 
 /** The legal grounds of 0% lines, numbered once each, for the footnotes. */
+/**
+ * The label of a 0% breakdown row: K and G name goods, services or both, after the lines of that
+ * category (the breakdown keeps one row per category, as e-Factura does).
+ */
+export function breakdownLabelKey(invoice: Pick<Invoice, 'lines'>, category: NonNullable<InvoiceLine['vat_category']>): PrintMessageKey {
+  if (category !== 'K' && category !== 'G') return `print.breakdown.${category}`;
+  const of = (invoice.lines ?? []).filter((l) => l.vat_rate === 0 && (l.vat_category ?? 'E') === category);
+  const services = of.filter((l) => l.is_service).length;
+  if (services === 0) return `print.breakdown.${category}`;
+  return services === of.length ? `print.breakdown.${category}.service` : `print.breakdown.${category}.mixed`;
+}
+
 export function exemptionFootnotes(lines: readonly InvoiceLine[], reverseCharge: boolean, labels: PrintLabels): Map<string, number> {
   const notes = new Map<string, number>();
   if (reverseCharge) return notes;
@@ -193,7 +207,7 @@ function breakdownTable(invoice: Invoice, labels: PrintLabels): string {
     if (invoice.reverse_charge) return labels.html('print.reverseCharge');
     const category = storedBreakdownCategory({ vat_rate_bp: percentToBp(entry.vat_rate), vat_category: entry.vat_category }, false);
     const rate = formatPercent(entry.vat_rate, 'ro');
-    return category ? `${rate} (${labels.html(`print.breakdown.${category}`)})` : rate;
+    return category ? `${rate} (${labels.html(breakdownLabelKey(invoice, category))})` : rate;
   };
   const rows = invoice.vat_breakdown
     .map(

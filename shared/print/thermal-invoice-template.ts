@@ -5,7 +5,7 @@ import { formatBani, formatDate, formatPercent, formatQuantity, formatRate } fro
 import { percentToBp, storedBreakdownCategory } from '../invoice-math';
 import { esc, htmlDocument, joinPresent } from './html';
 import {
-  adjustmentEffect, amount, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,
+  adjustmentEffect, amount, breakdownLabelKey, currencyLabel, exemptionFootnotes, legalGround, mentions, money, ronTotals, titleKey, unitPriceCell, type InvoicePrintOptions,
 } from './invoice-template';
 import { printLabels, type PrintLabels } from './labels';
 import type { PrintedParty } from './party';
@@ -85,7 +85,7 @@ ${discount}
 
   const breakdown = invoice.vat_breakdown.map((entry) => {
     const category = storedBreakdownCategory({ vat_rate_bp: percentToBp(entry.vat_rate), vat_category: entry.vat_category }, false);
-    const rate = invoice.reverse_charge ? labels.html('print.reverseCharge') : `${formatPercent(entry.vat_rate, 'ro')}${category ? ` (${labels.html(`print.breakdown.${category}`)})` : ''}`;
+    const rate = invoice.reverse_charge ? labels.html('print.reverseCharge') : `${formatPercent(entry.vat_rate, 'ro')}${category ? ` (${labels.html(breakdownLabelKey(invoice, category))})` : ''}`;
     return `<tr><td>${rate}</td><td>${money(entry.net)}</td><td>${money(entry.vat)}</td></tr>`;
   });
 

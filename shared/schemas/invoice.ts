@@ -65,6 +65,12 @@ export const zInvoiceLineInput = z.object({
   vat_exemption_reason: z.string().max(200).nullish(),
   /** Only on a 0% line; absent = `E`. */
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullish(),
+  /**
+   * The line sells a service, not goods. Absent: the product's `is_service` when `product_id` names one,
+   * else false. Kept on the line as written, so a later edit of the product changes no issued invoice. It
+   * decides the legal ground of a K or G line (docs/api-decisions.md, "Intra-community services").
+   */
+  is_service: z.boolean().nullish(),
 }).superRefine(vatCategoryOnZeroRate);
 export type InvoiceLineInput = z.input<typeof zInvoiceLineInput>;
 
@@ -188,6 +194,8 @@ export const zInvoiceLine = z.object({
    * the server always sends it.
    */
   vat_category: z.enum(LINE_VAT_CATEGORIES).nullable().optional(),
+  /** The line sells a service (as it was when written). The service always sends it; optional for a service from before it (then false). */
+  is_service: z.boolean().optional(),
   discount: z.number(),
   net: z.number(),
   vat: z.number(),

@@ -54,8 +54,9 @@ const SITUATIONS: Record<string, Situation> = {
   },
   intraCommunityServices: {
     seller: 'payer',
-    options: { client: DE_COMPANY, items: [{ description: 'Dezvoltare software', quantity: 12, unit: 'ore', unit_code: 'HUR', price: 250, vat_rate: 0, vat_category: 'K' }] },
-    expect: [/<cbc:ID>K<\/cbc:ID>/, '<cbc:TaxExemptionReasonCode>VATEX-EU-IC</cbc:TaxExemptionReasonCode>'],
+    // A service is supplied where the customer is (art. 278 alin. (2)): reverse charge there, not the goods' art. 294.
+    options: { client: DE_COMPANY, items: [{ description: 'Dezvoltare software', quantity: 12, unit: 'ore', unit_code: 'HUR', price: 250, vat_rate: 0, vat_category: 'K', is_service: true }] },
+    expect: [/<cbc:ID>K<\/cbc:ID>/, '<cbc:TaxExemptionReasonCode>VATEX-EU-IC</cbc:TaxExemptionReasonCode>', 'Taxare inversă: servicii cu locul prestării în alt stat membru, art. 278 alin. (2) Cod fiscal'],
   },
   exportOutsideEu: {
     seller: 'payer',

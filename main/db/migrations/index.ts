@@ -14,8 +14,9 @@ import { migration0012 } from './0012_counter_search';
 import { migration0013 } from './0013_stock_levels';
 import { migration0014 } from './0014_line_price_decimals';
 import { migration0015 } from './0015_invoice_allowances_references';
+import { migration0016 } from './0016_line_is_service';
 
 /** Every migration this build knows, in order. Ids are 1..n with no hole. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016];
 
 export type { Migration };

@@ -57,6 +57,7 @@ export function invoiceToDocument(src: InvoiceSource): MappedInvoice {
       price_bani: Number(l.price_bani), price_e4: storedPriceE4(l), base_quantity_milli: storedBaseMilli(l), discount_bp: Number(l.discount_bp), discount_bani: Number(l.discount_bani), net_bani: Number(l.net_bani),
       vat_bani: Number(l.vat_bani), vat_rate_bp: Number(l.vat_rate_bp), vat_category: l.vat_category as LineVatCategory | null,
       vat_exemption_reason: l.vat_exemption_reason, price_includes_vat: Number(l.price_includes_vat) === 1,
+      is_service: Number(l.is_service) === 1,
     })),
   });
   if (Object.keys(problems).length) {

@@ -33,6 +33,17 @@ export async function findClients(db: Db, companyId: string, ids: string[]): Pro
 
 export const clientView = toClient;
 
+/**
+ * Which of these products of the company are services. A line that names a product and does not say
+ * takes the product's flag when it is written; an unknown id is simply not a service (the line keeps
+ * its product_id as given, as before).
+ */
+export async function serviceProductIds(db: Db, companyId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('products').select('id').where('company_id', '=', companyId).where('id', 'in', [...ids]).where('is_service', '=', 1).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** The buyer as the invoice prints it, frozen at issue. */
 export function buyerSnapshot(client: ClientRow): PartySnapshot {
   return {

@@ -40,6 +40,7 @@ function toIntegers(rows: InvoiceLinesTable[], negate: boolean): LineIntegers[] 
     vat_exemption_reason: r.vat_exemption_reason,
     vat_category: r.vat_category,
     price_includes_vat: Number(r.price_includes_vat) === 1,
+    is_service: Number(r.is_service) === 1,
   }));
 }
 

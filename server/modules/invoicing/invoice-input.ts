@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors';
 import { invalid } from './fail';
 import { adjustmentsToIntegers, linesToIntegers, price, STANDARD_RATES, type AdjustmentInput, type LineInput, type Priced } from './pricing';
 import {
-  allowedVatRatesBp, buyerSnapshot, createInlineClient, findClient, isCurrencyEnabled, isLanguageEnabled,
+  allowedVatRatesBp, buyerSnapshot, createInlineClient, findClient, isCurrencyEnabled, isLanguageEnabled, serviceProductIds,
   type ClientRow, type InlineClientInput, type PartySnapshot,
 } from './catalog-bridge';
 
@@ -46,6 +46,10 @@ export async function checkAndPrice(db: Db, companyId: string, locale: Locale, i
   const { adjustments, problems: adjustmentProblems } = adjustmentsToIntegers(input.allowances_charges ?? [], lines);
   Object.assign(problems, adjustmentProblems);
   if (Object.keys(problems).length) throw invalid(locale, problems);
+  // Goods or service: as the item says, else as its product is now; kept on the line from then on.
+  const unsaid = [...new Set(lines.filter((l) => l.is_service === null && l.product_id).map((l) => l.product_id!))];
+  const services = await serviceProductIds(db, companyId, unsaid);
+  for (const l of lines) l.is_service ??= l.product_id !== null && services.has(l.product_id);
   return price(lines, input.reverse_charge, adjustments);
 }
 

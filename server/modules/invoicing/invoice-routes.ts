@@ -89,7 +89,8 @@ const createInvoice = defineRoute({
     'printed offline (with its `device_id`; continuity checked), or the next number of `series_id` (default: the primary series of the ' +
     'document type at the work point). A draft takes no number. Totals are computed on the server with the shared invoice arithmetic; ' +
     'an item with `price_includes_vat: true` is a shelf price: it costs exactly quantity x price (less its discount) and its VAT is ' +
-    'extracted per rate. The buyer is `client_id`, a new `client`, or `walk_in: true` for a person who gives no identification ' +
+    'extracted per rate. An item\'s `is_service` (default: its product\'s, else false) is kept on the line and decides the legal ground of a ' +
+    'K or G line (art. 294 for goods, art. 278 alin. (2) for services). The buyer is `client_id`, a new `client`, or `walk_in: true` for a person who gives no identification ' +
     '(no client; the buyer is "Persoană fizică", e-Factura CNP 0000000000000); an issued invoice needs one of the three. ' +
     'A repeated `client_local_uuid` answers the invoice already created (200 instead of 201, header `Idempotent-Replayed: true`) and creates nothing. The reply includes `lines`.',
   tags: ['invoices'], scope: 'invoices:write', create: true, bodyLimit: INVOICE_BODY_LIMIT,
@@ -279,6 +280,7 @@ export async function currentItems(trx: Parameters<typeof findInvoice>[0], invoi
     unit_code: r.unit_code, price: fromPriceE4(storedPriceE4(r)), base_quantity: fromMilli(storedBaseMilli(r)), vat_rate: Number(r.vat_rate_bp) / 100,
     discount_percent: Number(r.discount_bp) / 100, vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category,
     price_includes_vat: Number(r.price_includes_vat) === 1,
+    is_service: Number(r.is_service) === 1,
   }));
 }
 

@@ -33,6 +33,7 @@ export function lineView(row: InvoiceLinesTable): InvoiceLine {
     discount_percent: bpToPercent(Number(row.discount_bp)),
     vat_exemption_reason: row.vat_exemption_reason,
     vat_category: lineVatCategory(Number(row.vat_rate_bp), row.vat_category),
+    is_service: Number(row.is_service) === 1,
     discount: fromBani(Number(row.discount_bani)),
     net: fromBani(Number(row.net_bani)),
     vat: fromBani(Number(row.vat_bani)),

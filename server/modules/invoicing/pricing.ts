@@ -29,6 +29,8 @@ export interface LineIntegers {
   vat_category: LineVatCategory | null;
   /** `price_e4` includes VAT (a shelf price). */
   price_includes_vat: boolean;
+  /** The line sells a service (migration 0280); null until taken from the product (resolveServiceLines). */
+  is_service: boolean | null;
 }
 
 /** The price in bani that a 4-decimal price rounds to (half away from zero), kept in `price_bani`. */
@@ -160,6 +162,7 @@ export function linesToIntegers(items: readonly LineInput[], allowedRatesBp: Rea
       vat_exemption_reason: item.vat_exemption_reason ?? null,
       vat_category: item.vat_category ?? null,
       price_includes_vat: item.price_includes_vat,
+      is_service: item.is_service ?? null,
     });
   });
   return { lines, problems };
@@ -200,6 +203,7 @@ export function lineRows(invoiceId: string, companyId: string, priced: Priced, n
       position: i + 1,
       ...line,
       price_includes_vat: line.price_includes_vat ? 1 : 0,
+      is_service: line.is_service ? 1 : 0,
       discount_bani: amounts.discount_bani,
       net_bani: amounts.net_bani,
       vat_bani: amounts.vat_bani,
@@ -214,6 +218,7 @@ export function storedPriced(rows: readonly InvoiceLinesTable[], reverseCharge: 
     product_id: r.product_id, description: r.description, quantity_milli: Number(r.quantity_milli), unit: r.unit, unit_code: r.unit_code,
     price_bani: Number(r.price_bani), price_e4: storedPriceE4(r), base_quantity_milli: storedBaseMilli(r), vat_rate_bp: Number(r.vat_rate_bp), discount_bp: Number(r.discount_bp),
     vat_exemption_reason: r.vat_exemption_reason, vat_category: r.vat_category, price_includes_vat: Number(r.price_includes_vat) === 1,
+    is_service: Number(r.is_service) === 1,
   })), reverseCharge, adjustments);
 }
 

@@ -160,6 +160,8 @@ export interface InvoiceLinesTable {
   vat_category: LineVatCategory | null;
   /** 1 when `price_bani` includes VAT (a shelf price, computed per docs/shelf-prices.md). Migration 0230. */
   price_includes_vat: number;
+  /** 1 when the line sells a service, as it was when written (migration 0280; 0 on lines from before). */
+  is_service: number;
   discount_bani: number;
   net_bani: number;
   vat_bani: number;

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('reading a month chunk by chunk (%s)', (dialect) => {
       });
       lines.push({
         id: `invl_chunk${i}`, invoice_id: id, company_id: firm.companyId, position: 1, product_id: null, description: 'Marfă', quantity_milli: 1000,
-        unit: 'buc', unit_code: 'H87', price_bani: net, vat_rate_bp: 2100, discount_bp: 0, vat_exemption_reason: null, vat_category: null, price_includes_vat: 0,
+        unit: 'buc', unit_code: 'H87', price_bani: net, vat_rate_bp: 2100, discount_bp: 0, vat_exemption_reason: null, vat_category: null, price_includes_vat: 0, is_service: 0,
         discount_bani: 0, net_bani: net, vat_bani: vat, total_bani: net + vat,
       });
     }
