@@ -116,6 +116,26 @@ describe('finding things', () => {
     ]);
   });
 
+  it('finds a code typed before its product existed once the product is there (no answer asked while typing is reused)', async () => {
+    const { page } = desktop;
+    await freshCounter(page);
+    await page.keyboard.press('F2');
+    // Typed by hand (not a scanner's burst): the text stays after the refusal, for a second Enter.
+    await page.keyboard.type('5940000000011', { delay: 90 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => lastToast(page)).toContain('nu este în catalog');
+    expect(await page.getByTestId('cart-line').count()).toBe(0);
+    const made = (await page.evaluate(() =>
+      (window as unknown as { tejghea: { invoke(c: string, p: unknown): Promise<unknown> } }).tejghea.invoke('products.create', { name: 'Cafea nouă', barcode: '5940000000011', price_bani: 1990, vat_rate: 21, price_includes_vat: true }),
+    )) as { ok: boolean };
+    expect(made.ok).toBe(true);
+    await page.keyboard.press('F2');
+    expect(await page.getByTestId('product-search').inputValue()).toBe('5940000000011');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    expect((await lineNames(page))[0]).toContain('Cafea nouă');
+  });
+
   it('takes the highlighted suggestion with Enter', async () => {
     const { page } = desktop;
     await freshCounter(page);
