@@ -23,9 +23,10 @@ export const SALES_COLUMNS = [
   /**
    * Category K splits by what the line sells (`is_service`, frozen on the line): goods are an exempt
    * intra-community supply (art. 294 alin. (2)), services have their place of supply in the buyer's
-   * member state (art. 278 alin. (2)), so they are not Romanian operations at all. HG 1/2016 asks the
-   * records to show the two apart (exempt intra-community supplies; operations not taking place in
-   * Romania), and D300 and D390 (L vs P) report them apart. See docs/api-decisions.md.
+   * member state (art. 278 alin. (2)), so they are not Romanian operations at all. The record-keeping
+   * norms ask exempt intra-community supplies of goods, exports and operations not taking place in Romania
+   * to be shown apart, and the recapitulative statement (D390) reports goods (L) and services (P) apart.
+   * Sources and what is not certain: docs/api-decisions.md, "Journals: goods and services abroad".
    */
   'intra_eu_goods_base',
   'intra_eu_services_base',
