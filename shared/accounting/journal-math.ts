@@ -20,10 +20,19 @@ export const SALES_COLUMNS = [
   'vat_other',
   /** Taxare inversă (art. 331): the buyer owes the VAT; only the base is ours. */
   'reverse_charge_base',
-  /** Livrări intracomunitare scutite cu drept de deducere (art. 294 alin. (2)), category K. */
-  'intra_eu_base',
-  /** Export, scutit cu drept de deducere (art. 294 alin. (1)), category G. */
+  /**
+   * Category K splits by what the line sells (`is_service`, frozen on the line): goods are an exempt
+   * intra-community supply (art. 294 alin. (2)), services have their place of supply in the buyer's
+   * member state (art. 278 alin. (2)), so they are not Romanian operations at all. The record-keeping
+   * norms ask exempt intra-community supplies of goods, exports and operations not taking place in Romania
+   * to be shown apart, and the recapitulative statement (D390) reports goods (L) and services (P) apart.
+   * Sources and what is not certain: docs/api-decisions.md, "Journals: goods and services abroad".
+   */
+  'intra_eu_goods_base',
+  'intra_eu_services_base',
+  /** Category G the same way: goods are an export (art. 294 alin. (1)), services are supplied outside Romania (art. 278 alin. (2)). */
   'export_base',
+  'services_outside_eu_base',
   /** Alte operațiuni cu cota 0 / scutite cu drept de deducere, category Z. */
   'exempt_deductible_base',
   /** Scutite fără drept de deducere (art. 292), category E. */
@@ -82,6 +91,26 @@ export interface BreakdownPart {
   vat_category: LineVatCategory | null;
   net_bani: Bani;
   vat_bani: Bani;
+  /**
+   * Of `net_bani`, what sells services (document currency): only read on a K or G part, where goods
+   * and services go in different columns. Absent: all goods (what every line was before migration 0280).
+   */
+  services_net_bani?: Bani | undefined;
+}
+
+/**
+ * The services' share of a breakdown part whose lines add up to `linesNet` (document currency), of which
+ * `servicesLinesNet` sells services. The part's net also holds the document-level allowances and charges
+ * at its category, which name no line: a part of services only (or goods only) keeps them whole, a mixed
+ * part shares them pro rata to the lines' nets, half away from zero. Goods are the rest of the part, so
+ * goods + services is the part's net to the ban.
+ */
+export function servicesShare(partNet: Bani, servicesLinesNet: Bani, linesNet: Bani): Bani {
+  if (servicesLinesNet === 0) return 0;
+  if (servicesLinesNet === linesNet) return partNet;
+  // Lines that cancel out (+x and -x) leave nothing to share in proportion: the services keep their own nets.
+  if (linesNet === 0) return servicesLinesNet;
+  return linesNet < 0 ? mulDivRound(partNet, -servicesLinesNet, -linesNet) : mulDivRound(partNet, servicesLinesNet, linesNet);
 }
 
 /**
@@ -107,13 +136,15 @@ export function salesAmounts(
         add(out, 'collection_issued_base', net);
         add(out, 'collection_issued_vat', vat);
       }
+    } else if (part.vat_category === 'K' || part.vat_category === 'G') {
+      // Converted once as a whole and once for the services: the goods are the difference, so the two
+      // columns add up to the part's own RON amount.
+      const services = part.services_net_bani ? ronAt(part.services_net_bani, doc.rate_micro) : 0;
+      const k = part.vat_category === 'K';
+      add(out, k ? 'intra_eu_goods_base' : 'export_base', net - services);
+      add(out, k ? 'intra_eu_services_base' : 'services_outside_eu_base', services);
     } else {
-      const column: SalesColumn =
-        part.vat_category === 'K' ? 'intra_eu_base'
-        : part.vat_category === 'G' ? 'export_base'
-        : part.vat_category === 'Z' ? 'exempt_deductible_base'
-        : 'exempt_non_deductible_base';
-      add(out, column, net);
+      add(out, part.vat_category === 'Z' ? 'exempt_deductible_base' : 'exempt_non_deductible_base', net);
     }
   }
   return out;
@@ -191,7 +222,10 @@ export const COLUMN_TITLES_RO: Record<SalesColumn | PurchaseColumn, string> = {
   reverse_charge_vat: 'Taxare inversă – TVA',
   intra_eu_base: 'Intracomunitar – bază',
   intra_eu_vat: 'Intracomunitar – TVA',
-  export_base: 'Export (scutit cu drept de deducere)',
+  intra_eu_goods_base: 'Livrări intracomunitare de bunuri scutite (art. 294 alin. (2))',
+  intra_eu_services_base: 'Prestări de servicii intracomunitare, taxare inversă la beneficiar (art. 278 alin. (2))',
+  export_base: 'Export de bunuri, scutit cu drept de deducere (art. 294 alin. (1))',
+  services_outside_eu_base: 'Servicii cu locul prestării în afara UE, neimpozabile în România (art. 278 alin. (2))',
   exempt_deductible_base: 'Alte scutite cu drept de deducere',
   exempt_non_deductible_base: 'Scutite fără drept de deducere',
   exempt_base: 'Scutite / neimpozabile',

@@ -34,6 +34,8 @@ export interface ExportLine {
   category: string | null;
   /** Taxare inversă on this line: no VAT charged. */
   reverse_charge: boolean;
+  /** The line sells a service (frozen on an issued invoice's line); received documents do not say: false. */
+  is_service: boolean;
   net_ron: number;
   vat_ron: number;
 }
@@ -102,6 +104,7 @@ export async function* issuedDocuments(db: Db, companyId: string, period: Period
           vat_rate_bp: reverse ? 0 : Number(l.vat_rate_bp),
           category: storedBreakdownCategory({ vat_rate_bp: Number(l.vat_rate_bp), vat_category: l.vat_category }, reverse) ?? null,
           reverse_charge: reverse,
+          is_service: Number(l.is_service) === 1,
           net_ron: nets[i]!,
           vat_ron: vats[i]!,
         })),
@@ -154,7 +157,7 @@ export async function* receivedDocuments(db: Db, companyId: string, period: Peri
       yield {
         id: e.id, number: e.reference ?? e.id, date: e.date, due_date: e.due_date ?? e.date, vat_on_collection: false,
         partner_key: e.supplier_id, partner: supplierParty(e),
-        lines: parts.map((p, i) => ({ name: p.name, unit: '', quantity: p.qty, vat_rate_bp: p.bp, category: null, reverse_charge: false, net_ron: nets[i]!, vat_ron: vats[i]! })),
+        lines: parts.map((p, i) => ({ name: p.name, unit: '', quantity: p.qty, vat_rate_bp: p.bp, category: null, reverse_charge: false, is_service: false, net_ron: nets[i]!, vat_ron: vats[i]! })),
       };
     }
     if (expenses.length < CHUNK) break;
@@ -182,7 +185,7 @@ export async function* receivedDocuments(db: Db, companyId: string, period: Peri
       yield {
         id: b.id, number: b.invoice_number, date: b.date, due_date: b.due_date ?? b.date, vat_on_collection: false,
         partner_key: b.supplier_id, partner: supplierParty(b),
-        lines: parts.map((p, i) => ({ name: p.name, unit: p.unit, quantity: p.qty, vat_rate_bp: p.bp, category: p.category, reverse_charge: p.category === 'AE', net_ron: nets[i]!, vat_ron: vats[i]! })),
+        lines: parts.map((p, i) => ({ name: p.name, unit: p.unit, quantity: p.qty, vat_rate_bp: p.bp, category: p.category, reverse_charge: p.category === 'AE', is_service: false, net_ron: nets[i]!, vat_ron: vats[i]! })),
       };
     }
     if (bills.length < CHUNK) break;

@@ -7,7 +7,9 @@ import {
   purchaseAmounts,
   rateMicro,
   salesAmounts,
+  servicesShare,
   type Amounts,
+  type BreakdownPart,
   type PurchaseColumn,
   type PurchasePart,
   type SalesColumn,
@@ -58,18 +60,26 @@ export function pageFrom(date: string, id: string, start: string, after: Cursor)
   return after ? sql<SqlBool>`(${sql.ref(date)}, ${sql.ref(id)}) > (${after.date}, ${after.id})` : sql<SqlBool>`${sql.ref(date)} >= ${start}`;
 }
 
-async function* chunks<T extends { id: string }>(
+/** The walk a page (one query) at a time, for what needs one more query per page rather than per row. */
+async function* pages<T extends { id: string }>(
   load: (after: Cursor) => Promise<T[]>,
   dateOf: (row: T) => string,
-): AsyncGenerator<T> {
+): AsyncGenerator<T[]> {
   let after: Cursor = null;
   for (;;) {
     const rows = await load(after);
-    for (const row of rows) yield row;
+    if (rows.length) yield rows;
     if (rows.length < CHUNK) return;
     const last = rows[rows.length - 1]!;
     after = { date: dateOf(last), id: last.id };
   }
+}
+
+async function* chunks<T extends { id: string }>(
+  load: (after: Cursor) => Promise<T[]>,
+  dateOf: (row: T) => string,
+): AsyncGenerator<T> {
+  for await (const page of pages(load, dateOf)) yield* page;
 }
 
 async function vatOnCollection(db: Db, companyId: string): Promise<boolean> {
@@ -91,7 +101,7 @@ interface StoredBreakdown {
  */
 export async function* salesRows(db: Db, companyId: string, period: Period): AsyncGenerator<JournalRow<SalesColumn>> {
   const collection = await vatOnCollection(db, companyId);
-  const invoices = chunks(
+  const invoicePages = pages(
     (after) => {
       const q = db
         .selectFrom('invoices')
@@ -105,29 +115,78 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
     },
     (r) => r.issue_date,
   );
-  for await (const inv of invoices) {
-    const rate = inv.currency !== 'RON' && inv.exchange_rate !== null ? Number(inv.exchange_rate) : null;
-    const reverse = Boolean(Number(inv.reverse_charge));
-    const breakdown = (JSON.parse(inv.vat_breakdown_json) as StoredBreakdown[]).map((b) => ({
-      vat_rate_bp: Number(b.vat_rate_bp),
-      vat_category: storedBreakdownCategory(b, reverse),
-      net_bani: Number(b.net_bani),
-      vat_bani: Number(b.vat_bani),
-    }));
-    const buyer = inv.buyer_json ? (JSON.parse(inv.buyer_json) as { name: string; cui: string | null }) : null;
-    yield {
-      kind: inv.status === 'storno' ? 'storno' : 'invoice',
-      document_id: inv.id,
-      number: inv.full_number ?? '',
-      date: inv.issue_date,
-      partner_name: buyer?.name ?? inv.buyer_name ?? '',
-      partner_cui: buyer?.cui ?? null,
-      currency: inv.currency,
-      exchange_rate: rate,
-      amounts: salesAmounts(breakdown, { reverse_charge: reverse, rate_micro: rate === null ? null : rateMicro(rate), vat_on_collection: collection }),
-    };
+  for await (const page of invoicePages) {
+    const parsed = page.map((inv) => {
+      const reverse = Boolean(Number(inv.reverse_charge));
+      const breakdown: BreakdownPart[] = (JSON.parse(inv.vat_breakdown_json) as StoredBreakdown[]).map((b) => ({
+        vat_rate_bp: Number(b.vat_rate_bp),
+        vat_category: storedBreakdownCategory(b, reverse),
+        net_bani: Number(b.net_bani),
+        vat_bani: Number(b.vat_bani),
+      }));
+      return { inv, reverse, breakdown };
+    });
+    await withServices(db, parsed.filter((p) => !p.reverse).map((p) => ({ id: p.inv.id, breakdown: p.breakdown })));
+    for (const { inv, reverse, breakdown } of parsed) yield salesRow(inv, reverse, breakdown, collection);
   }
   if (!collection) return;
+  yield* collectionRows(db, companyId, period);
+}
+
+type SalesInvoice = {
+  id: string; status: string; full_number: string | null; issue_date: string; buyer_json: string | null; buyer_name: string | null;
+  currency: string; exchange_rate: number | string | null;
+};
+
+function salesRow(inv: SalesInvoice, reverse: boolean, breakdown: BreakdownPart[], collection: boolean): JournalRow<SalesColumn> {
+  const rate = inv.currency !== 'RON' && inv.exchange_rate !== null ? Number(inv.exchange_rate) : null;
+  const buyer = inv.buyer_json ? (JSON.parse(inv.buyer_json) as { name: string; cui: string | null }) : null;
+  return {
+    kind: inv.status === 'storno' ? 'storno' : 'invoice',
+    document_id: inv.id,
+    number: inv.full_number ?? '',
+    date: inv.issue_date,
+    partner_name: buyer?.name ?? inv.buyer_name ?? '',
+    partner_cui: buyer?.cui ?? null,
+    currency: inv.currency,
+    exchange_rate: rate,
+    amounts: salesAmounts(breakdown, { reverse_charge: reverse, rate_micro: rate === null ? null : rateMicro(rate), vat_on_collection: collection }),
+  };
+}
+
+/**
+ * Sets `services_net_bani` on the K and G parts of a page of invoices, from their lines' `is_service`
+ * (as frozen at issue): one grouped query per page, and none at all for a page without K or G (a
+ * domestic month costs nothing more).
+ */
+async function withServices(db: Db, invoices: { id: string; breakdown: BreakdownPart[] }[]): Promise<void> {
+  const split = (b: BreakdownPart) => b.vat_rate_bp === 0 && (b.vat_category === 'K' || b.vat_category === 'G');
+  const wanted = invoices.filter((i) => i.breakdown.some(split));
+  if (!wanted.length) return;
+  const sums = await db
+    .selectFrom('invoice_lines')
+    .select([
+      'invoice_id',
+      'vat_category',
+      sql<number | string>`sum(case when is_service = 1 then net_bani else 0 end)`.as('services_net'),
+      sql<number | string>`sum(net_bani)`.as('lines_net'),
+    ])
+    .where('invoice_id', 'in', wanted.map((i) => i.id))
+    .where('vat_rate_bp', '=', 0)
+    .where('vat_category', 'in', ['K', 'G'])
+    .groupBy(['invoice_id', 'vat_category'])
+    .execute();
+  const byKey = new Map(sums.map((r) => [`${r.invoice_id}:${r.vat_category}`, { services: Number(r.services_net), lines: Number(r.lines_net) }]));
+  for (const inv of wanted) {
+    for (const part of inv.breakdown) {
+      const s = split(part) ? byKey.get(`${inv.id}:${part.vat_category}`) : undefined;
+      if (s) part.services_net_bani = servicesShare(part.net_bani, s.services, s.lines);
+    }
+  }
+}
+
+/** For a firm under TVA la încasare: the payments cashed in the period on its invoices. */
+async function* collectionRows(db: Db, companyId: string, period: Period): AsyncGenerator<JournalRow<SalesColumn>> {
   const payments = chunks(
     (after) => {
       const q = db

@@ -87,8 +87,17 @@ async function createDbf(dir: string, name: string, fields: readonly FieldDescri
   return new Appender(await DBFFile.create(join(dir, name), [...fields], { encoding: SAGA_ENCODING }));
 }
 
-/** DEN_TIP of a 0% line names its exemption category (`Scutit E`…); Saga's TVA_ART is a whole percent. */
-const exemption = (l: ExportLine) => (!l.reverse_charge && l.category && l.vat_rate_bp === 0 ? sagaText(`Scutit ${l.category}`, 36) : '');
+/**
+ * DEN_TIP of a 0% line names its exemption category (`Scutit E`…); Saga's TVA_ART is a whole percent.
+ * The import has no VAT code of its own for services supplied abroad (TIP knows only `A` aviz and `T`
+ * taxare inversă), so a K or G service says so here, where the accountant reads the exemption: it is not
+ * exempt at all but supplied outside Romania (art. 278 alin. (2)).
+ */
+const exemption = (l: ExportLine) => {
+  if (l.reverse_charge || !l.category || l.vat_rate_bp !== 0) return '';
+  if (l.is_service && (l.category === 'K' || l.category === 'G')) return sagaText(`Servicii ${l.category} art. 278 alin. (2)`, 36);
+  return sagaText(`Scutit ${l.category}`, 36);
+};
 const percent = (l: ExportLine) => Math.round(l.vat_rate_bp / 100);
 
 async function writeIesiri(db: Db, companyId: string, period: Period, out: Appender, clients: PartnerCodes, tick: () => void): Promise<void> {

@@ -66,15 +66,18 @@ export function lineItems(l: ExportLine): MentorItem[] {
   return items;
 }
 
-/** Articles named by an export: one code per name and VAT rate (WinMENTOR takes the rate from the article). */
+/**
+ * Articles named by an export: one code per name, VAT rate and kind (WinMENTOR takes the rate and whether
+ * it is a service from the article: `Serviciu=D` is what it books as a service, not as stock).
+ */
 class Articles {
-  readonly rows = new Map<string, { code: string; name: string; unit: string; rate_bp: number }>();
-  codeOf(name: string, unit: string, rateBp: number): string {
-    const key = `${rateBp}|${name}`;
+  readonly rows = new Map<string, { code: string; name: string; unit: string; rate_bp: number; service: boolean }>();
+  codeOf(name: string, unit: string, rateBp: number, service: boolean): string {
+    const key = `${rateBp}|${service ? 'S' : 'B'}|${name}`;
     const found = this.rows.get(key);
     if (found) return found.code;
     const code = `TJ${String(this.rows.size + 1).padStart(6, '0')}`;
-    this.rows.set(key, { code, name, unit, rate_bp: rateBp });
+    this.rows.set(key, { code, name, unit, rate_bp: rateBp, service });
     return code;
   }
 }
@@ -104,7 +107,7 @@ function invoiceText(direction: Direction, k: number, doc: ExportDocument, partn
   const items: string[] = [];
   let j = 0;
   for (const l of doc.lines) {
-    const code = articles.codeOf(mentorText(l.name) || 'Articol', mentorText(l.unit), l.vat_rate_bp);
+    const code = articles.codeOf(mentorText(l.name) || 'Articol', mentorText(l.unit), l.vat_rate_bp, l.is_service);
     for (const item of lineItems(l)) {
       j += 1;
       // Code; unit; quantity; price without VAT; gestiune (the accountant's, left empty) [; discount; account for received services].
@@ -142,7 +145,7 @@ function partnersText(clients: PartnerCodes, suppliers: PartnerCodes): string {
 function articlesText(articles: Articles): string {
   const out: string[] = [];
   for (const a of articles.rows.values()) {
-    out.push(`[ArticoleNoi_${a.code}]`, `Denumire=${a.name}`, `Serviciu=N`, `ProcTVA=${a.rate_bp / 100}`, `UM=${a.unit}`, `CodExtern=${a.code}`, '');
+    out.push(`[ArticoleNoi_${a.code}]`, `Denumire=${a.name}`, `Serviciu=${a.service ? 'D' : 'N'}`, `ProcTVA=${a.rate_bp / 100}`, `UM=${a.unit}`, `CodExtern=${a.code}`, '');
   }
   return out.join(CRLF) + CRLF;
 }

@@ -12,9 +12,29 @@ import { toBani } from '../../../shared/money';
  */
 
 interface BreakdownEntry { vat_rate: number; vat_category: string | null; net: number; vat: number; total: number }
-interface InvoiceView { id: string; issue_date: string; currency: string; exchange_rate: number | null; reverse_charge: boolean; vat_breakdown: BreakdownEntry[] }
+interface LineView { vat_rate: number; vat_category: string | null; is_service: boolean; net: number }
+interface InvoiceView {
+  id: string; issue_date: string; currency: string; exchange_rate: number | null; reverse_charge: boolean; vat_breakdown: BreakdownEntry[]; lines: LineView[];
+}
 
 const ron = (lei: number, rate: number | null) => (rate === null ? toBani(lei) : Math.round(toBani(lei) * rate));
+
+/** A 0% K or G entry's services, in RON, as the invoice's own lines say (`is_service`, frozen at issue). */
+function servicesOf(inv: InvoiceView, e: BreakdownEntry, rate: number | null): number {
+  const own = inv.lines.filter((l) => l.vat_rate === 0 && l.vat_category === e.vat_category);
+  const services = own.filter((l) => l.is_service).reduce((s, l) => s + toBani(l.net), 0);
+  const all = own.reduce((s, l) => s + toBani(l.net), 0);
+  if (services === 0) return 0;
+  // Services only: the whole entry, with any discount on the whole invoice at that category.
+  if (services === all) return ron(e.net, rate);
+  if (all !== toBani(e.net)) throw new Error('a mixed goods/services entry with a document-level discount is not modelled here');
+  return rate === null ? services : Math.round(services * rate);
+}
+
+const SPLIT: Record<string, [goods: string, services: string]> = {
+  K: ['intra_eu_goods_base', 'intra_eu_services_base'],
+  G: ['export_base', 'services_outside_eu_base'],
+};
 
 /** The columns an invoice's own breakdown puts amounts in, by the law's reading of each entry. */
 function expectedSales(invoices: InvoiceView[]): Record<string, number> {
@@ -28,7 +48,12 @@ function expectedSales(invoices: InvoiceView[]): Record<string, number> {
       add('total', net + vat);
       if (inv.reverse_charge) add('reverse_charge_base', net);
       else if (e.vat_rate > 0) { add(`base_${e.vat_rate}`, net); add(`vat_${e.vat_rate}`, vat); }
-      else add(({ K: 'intra_eu_base', G: 'export_base', Z: 'exempt_deductible_base' } as Record<string, string>)[e.vat_category ?? ''] ?? 'exempt_non_deductible_base', net);
+      else if (SPLIT[e.vat_category ?? '']) {
+        const [goods, services] = SPLIT[e.vat_category!]!;
+        const s = servicesOf(inv, e, rate);
+        if (net - s !== 0) add(goods, net - s);
+        if (s !== 0) add(services, s);
+      } else add(e.vat_category === 'Z' ? 'exempt_deductible_base' : 'exempt_non_deductible_base', net);
     }
   }
   return t;
@@ -149,6 +174,63 @@ describe.each(DIALECTS)('VAT journals (%s)', (dialect) => {
   it('another company sees none of these documents', async () => {
     const other = await newFirm(server);
     expect((await other.ok('GET', '/accounting/journals/sales?start_date=2025-07-01&end_date=2025-09-30')).document_count).toBe(0);
+  });
+
+  it('intra-community and non-EU services each in their own column, apart from the goods; totals equal the documents to the ban', async () => {
+    const client = await newClient(firm, 'Kunde GmbH');
+    const series = await newSeries(firm, { name: 'UE' });
+    const base = { client_id: client.id, series_id: series.id };
+    server.clock.set(Math.floor(Date.parse('2025-11-03T10:00:00Z') / 1000));
+    const mixed: InvoiceView = await issue(firm, {
+      ...base, issue_date: '2025-11-03', currency: 'EUR', exchange_rate: 5.0789,
+      items: [
+        { description: 'Piese de schimb', quantity: 2, price: 99.99, vat_rate: 0, vat_category: 'K' },
+        { description: 'Mentenanță software', quantity: 1, price: 250.55, vat_rate: 0, vat_category: 'K', is_service: true },
+        { description: 'Consultanță (Elveția)', quantity: 3, price: 40.03, vat_rate: 0, vat_category: 'G', is_service: true },
+        { description: 'Export utilaj', quantity: 1, price: 10.01, vat_rate: 0, vat_category: 'G' },
+        { description: 'Cafea', quantity: 1, price: 10.99, vat_rate: 21 },
+      ],
+    });
+    expect(mixed.lines.map((l) => l.is_service)).toEqual([false, true, true, false, false]);
+    // Services only at K, with a discount on the whole invoice at K: all of it is services.
+    const servicesOnly: InvoiceView = await issue(firm, {
+      ...base, issue_date: '2025-11-04',
+      items: [{ description: 'Dezvoltare software', quantity: 1, price: 1000, vat_rate: 0, vat_category: 'K', is_service: true }],
+      allowances_charges: [{ amount: 10.5, vat_rate: 0, vat_category: 'K', reason: 'Reducere' }],
+    });
+    const nov = await firm.ok('GET', '/accounting/journals/sales?start_date=2025-11-01&end_date=2025-11-30');
+    expect(nov.document_count).toBe(2);
+    expect(inBani(nov.totals)).toEqual(expectedSales([mixed, servicesOnly]));
+    const rate = 5.0789;
+    const row = nov.rows.data.find((r: { document_id: string }) => r.document_id === mixed.id).amounts as Record<string, number>;
+    expect(toBani(row.intra_eu_services_base!)).toBe(Math.round(25_055 * rate));
+    expect(toBani(row.services_outside_eu_base!)).toBe(Math.round(12_009 * rate));
+    // The goods are the rest of their category's entry, converted as a whole: so goods and services add up
+    // to the entry on the invoice, in RON, to the ban (the goods alone within a ban of their own conversion).
+    const entry = (inv: InvoiceView, c: string) => inv.vat_breakdown.find((e) => e.vat_rate === 0 && e.vat_category === c)!;
+    expect(toBani(row.intra_eu_goods_base!) + toBani(row.intra_eu_services_base!)).toBe(ron(entry(mixed, 'K').net, rate));
+    expect(toBani(row.export_base!) + toBani(row.services_outside_eu_base!)).toBe(ron(entry(mixed, 'G').net, rate));
+    expect(Math.abs(toBani(row.intra_eu_goods_base!) - 19_998 * rate)).toBeLessThanOrEqual(1);
+    expect(Math.abs(toBani(row.export_base!) - 1001 * rate)).toBeLessThanOrEqual(1);
+    const other = nov.rows.data.find((r: { document_id: string }) => r.document_id === servicesOnly.id).amounts as Record<string, number>;
+    expect(toBani(other.intra_eu_services_base!)).toBe(98_950);
+    expect(other.intra_eu_goods_base).toBe(0);
+    // The whole period: every column is the sum of the documents' own totals.
+    const documentsTotal = [mixed, servicesOnly].reduce((s, inv) => s + inv.vat_breakdown.reduce((t, e) => t + ron(e.net, inv.currency === 'RON' ? null : rate) + ron(e.vat, inv.currency === 'RON' ? null : rate), 0), 0);
+    expect(toBani(nov.totals.total)).toBe(documentsTotal);
+    // The storno (next month) keeps what each line sells: negative, in the same columns.
+    server.clock.set(Math.floor(Date.parse('2025-12-02T10:00:00Z') / 1000));
+    const storno = await firm.call('POST', `/invoices/${mixed.id}/storno`, { issue_date: '2025-12-02' });
+    expect(storno.status, storno.text).toBe(201);
+    const dec = await firm.ok('GET', '/accounting/journals/sales?start_date=2025-12-01&end_date=2025-12-31');
+    expect(inBani(dec.totals)).toEqual(expectedSales([storno.body.data]));
+    expect(toBani(dec.totals.intra_eu_services_base)).toBe(-Math.round(25_055 * rate));
+    expect(toBani(dec.totals.services_outside_eu_base)).toBe(-Math.round(12_009 * rate));
+    // The printed form and the spreadsheet head the new columns with their legal ground.
+    const html = await (await fetch(`${server.base}/accounting/journals/sales/html?start_date=2025-11-01&end_date=2025-11-30`, { headers: { authorization: `Bearer ${firm.key}` } })).text();
+    expect(html).toContain('Prestări de servicii intracomunitare');
+    expect(html).toContain('Livrări intracomunitare de bunuri scutite (art. 294 alin. (2))');
+    expect(nov.column_titles.services_outside_eu_base).toContain('art. 278 alin. (2)');
   });
 
   it('purchases: expenses (RON and EUR, several rates) and bills entered by hand, to the ban', async () => {

@@ -3,7 +3,7 @@ import { unzipSync } from 'fflate';
 import { openDbf } from 'shapefile';
 import { DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
-import { newFirm, startInvoicingServer, type Firm } from '../invoicing/helpers';
+import { issue, newClient, newFirm, newSeries, startInvoicingServer, type Firm } from '../invoicing/helpers';
 import { seedOctober } from './export-fixture';
 import { SAGA_LAYOUTS } from '../../../server/modules/accounting/saga';
 import { toBani } from '../../../shared/money';
@@ -91,6 +91,26 @@ describe.each(DIALECTS)('Saga export (%s)', (dialect) => {
     expect(suppliers.find((s) => s.DENUMIRE === 'Papetăria Ştefan SRL')).toMatchObject({ COD_FISCAL: 'RO18547290' });
     const articole = await readDbf(files['Articole_01-10-2026_31-10-2026.dbf']!);
     expect(articole).toEqual([expect.objectContaining({ COD: 'CAF1', DENUMIRE: 'Cafea boabe', TVA: 21 })]);
+  });
+
+  it('IE: a K or G service says it is supplied abroad (art. 278), goods keep their exemption; still the journal to the ban', async () => {
+    const client = await newClient(firm, 'Kunde GmbH');
+    const series = await newSeries(firm, { name: 'UE' });
+    await issue(firm, { client_id: client.id, series_id: series.id, issue_date: '2026-11-05', items: [
+      { description: 'Piese', quantity: 2, price: 30.5, vat_rate: 0, vat_category: 'K' },
+      { description: 'Mentenanţă', quantity: 1, price: 120.45, vat_rate: 0, vat_category: 'K', is_service: true },
+      { description: 'Consultanţă', quantity: 1, price: 80, vat_rate: 0, vat_category: 'G', is_service: true },
+    ] });
+    const nov = 'start_date=2026-11-01&end_date=2026-11-30';
+    const res = await fetch(`${server.base}/accounting/exports/saga?${nov}`, { headers: { authorization: `Bearer ${firm.key}` } });
+    const ie = await readDbf(unzipSync(new Uint8Array(await res.arrayBuffer()))['IE_01-11-2026_30-11-2026.dbf']!);
+    expect(Object.fromEntries(ie.map((r) => [r.DEN_ART, r.DEN_TIP]))).toEqual({
+      Piese: 'Scutit K', 'Mentenanţă': 'Servicii K art. 278 alin. (2)', 'Consultanţă': 'Servicii G art. 278 alin. (2)',
+    });
+    const journal = await firm.ok('GET', `/accounting/journals/sales?${nov}`);
+    expect(bani(ie, 'VALOARE')).toBe(toBani(journal.totals.total));
+    const services = ie.filter((r) => String(r.DEN_TIP).startsWith('Servicii K')).reduce((s, r) => s + toBani(Number(r.VALOARE)), 0);
+    expect(services).toBe(toBani(journal.totals.intra_eu_services_base));
   });
 
   it('a period with no documents gives the five files, empty', async () => {

@@ -66,7 +66,7 @@ const VAT_COLUMNS = ['vat_21', 'vat_11', 'vat_19', 'vat_9', 'vat_5', 'vat_other'
 
 describe('WinMENTOR items', () => {
   it('quantity × price gives back the line to the ban, with a difference item where 4 decimals are not enough', () => {
-    const line = { name: 'x', unit: 'buc', vat_rate_bp: 2100, category: 'S', reverse_charge: false, vat_ron: 0 };
+    const line = { name: 'x', unit: 'buc', vat_rate_bp: 2100, category: 'S', reverse_charge: false, is_service: false, vat_ron: 0 };
     for (const [quantity, net] of [[3, 3297], [1.5, 5000], [-3, -118_687], [7, 1000], [12_345.678, 987_654_321], [0, 150]] as const) {
       const items = lineItems({ ...line, quantity, net_ron: net });
       expect(items.reduce((s, i) => s + itemValue(String(i.quantity_milli / 1000), i.price), 0)).toBe(net);
@@ -96,7 +96,11 @@ describe.each(DIALECTS)('WinMENTOR export (%s)', (dialect) => {
     // A second month: WinMENTOR imports one working month per file.
     const client = await newClient(firm, 'Client Noiembrie SRL');
     const series = await newSeries(firm, { name: 'NV' });
-    await issue(firm, { client_id: client.id, series_id: series.id, issue_date: '2026-11-03', items: [{ description: 'Făină', quantity: 2.5, price: 4.33, vat_rate: 11 }] });
+    await issue(firm, { client_id: client.id, series_id: series.id, issue_date: '2026-11-03', items: [
+      { description: 'Făină', quantity: 2.5, price: 4.33, vat_rate: 11 },
+      { description: 'Mentenanță', quantity: 1, price: 120.45, vat_rate: 0, vat_category: 'K', is_service: true },
+      { description: 'Piese', quantity: 2, price: 30.5, vat_rate: 0, vat_category: 'K' },
+    ] });
     files = await get(PERIOD);
   }, 120_000);
 
@@ -135,6 +139,11 @@ describe.each(DIALECTS)('WinMENTOR export (%s)', (dialect) => {
     const client = [...partners.values()].find((s) => s.get('Denumire') === 'Brutăria Ştirbei SRL');
     expect(client?.get('PersoanaFizica')).toBe('NU');
     expect([...articles.values()].map((a) => a.get('Denumire'))).toContain('Pâine ţărănească');
+    // What the line sells reaches the article: WinMENTOR books a service as such, not as stock.
+    const byName = (name: string) => [...articles.values()].find((a) => a.get('Denumire') === name);
+    expect(byName('Mentenanţă')?.get('Serviciu')).toBe('D');
+    expect(byName('Piese')?.get('Serviciu')).toBe('N');
+    expect(byName('Făină')?.get('Serviciu')).toBe('N');
   });
 
   it('received invoices: values and VAT add up to the purchase journal to the ban', async () => {
