@@ -9,6 +9,15 @@
  *
  *   npx tsx bench/scale.ts
  *   FIRMS=64 CLIENTS=4 PER_CLIENT=25 PROCESSES=1,2 DATABASE_POOL_SIZE=10 npx tsx bench/scale.ts
+ *   PROCESSES=1,2,1,2 POOL_TOTAL=10 SCALE_PROFILE_DIR=/tmp/prof npx tsx bench/scale.ts
+ *
+ * PROCESSES may repeat (1,2,1,2: alternating runs, so that a machine shared with other work weighs on
+ * both alike; each configuration is then compared by its mean); `N:P` gives each of N processes a
+ * pool of P connections (1,2,2:5: one process, two with the default pool, two with 5 each). POOL_TOTAL=n splits n PostgreSQL connections
+ * over the processes (each gets n / processes) instead of giving each DATABASE_POOL_SIZE.
+ * SCALE_PROFILE_DIR writes a CPU profile of each process's measured phase (bench/scale-profile.ts
+ * sums them by component). PostgreSQL CPU counts this run's own backends (found by their
+ * application_name) and the server's background processes, not other clients of the same server.
  *
  * Our machines have two cores shared by PostgreSQL, the service processes and this load generator, so
  * throughput cannot double here: what scaling needs is that a second process adds no contention, i.e.
@@ -27,9 +36,14 @@ const FIRMS = Number(process.env.FIRMS ?? 64);
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const PER_CLIENT = Number(process.env.PER_CLIENT ?? 25);
 const WARM_UP_PER_CLIENT = Number(process.env.WARM_UP_PER_CLIENT ?? 3);
-const PROCESS_COUNTS = (process.env.PROCESSES ?? '1,2').split(',').map(Number);
+/** `N` (processes) or `N:P` (processes, pool size of each), e.g. `1,2,2:5`. */
+const PROCESS_COUNTS = (process.env.PROCESSES ?? '1,2').split(',').map((entry) => {
+  const [n, pool] = entry.split(':').map(Number);
+  return { processes: n!, pool: pool ?? null };
+});
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const POOL_TOTAL = process.env.POOL_TOTAL ? Number(process.env.POOL_TOTAL) : null;
 
 interface Target {
   port: number;
@@ -108,9 +122,9 @@ function postgresCpu(): Map<number, number> {
   return out;
 }
 
-function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+function cpuSince(before: Map<number, number>, after: Map<number, number>, only?: Set<number>): number {
   let total = 0;
-  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  for (const [pid, seconds] of after) if (!only || only.has(pid)) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -151,24 +165,28 @@ async function main(): Promise<void> {
       const created = await createApiKey(storage.db, { companyName: `Firma ${f} SRL`, cui: `${body}${cuiControlDigit(body)}`, now });
       firms.push({ key: created.api_key });
     }
+    // pg reads PGAPPNAME: the backends of this run's service processes are found by it.
     const serverEnv = {
       ...process.env, DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL,
-      RATE_LIMIT_PREFIX: `bench-scale-${schema}`, VALIDATE_RESPONSES: '0',
+      RATE_LIMIT_PREFIX: `bench-scale-${schema}`, VALIDATE_RESPONSES: '0', PGAPPNAME: schema,
     };
     const load = fork(fileURLToPath(import.meta.url), ['load']);
     children.push(load);
     await once(load, (m) => (m.ready ? true : undefined));
 
     const rows: Array<{
-      processes: number; invoices: number; seconds: number; p50: number; p99: number; serviceCpuMs: number; pgCpuMs: number;
+      processes: number; pool: number; invoices: number; seconds: number; p50: number; p99: number; serviceCpuMs: number; pgCpuMs: number; pgAllCpuMs: number;
       holdMean: number; holdP99: number; duplicates: number; missing: number; errors: string[];
+      svcVoluntary: number; svcForced: number; pgQueries: number; redisCommands: number;
     }> = [];
     let clients: string[] | null = null;
-    for (const processes of PROCESS_COUNTS) {
+    for (const [runIndex, { processes, pool: poolGiven }] of PROCESS_COUNTS.entries()) {
       const servers: ChildProcess[] = [];
       const ports: number[] = [];
+      const pool = poolGiven ?? (POOL_TOTAL ? Math.max(1, Math.round(POOL_TOTAL / processes)) : Number(process.env.DATABASE_POOL_SIZE ?? 10));
+      const env = { ...serverEnv, DATABASE_POOL_SIZE: String(pool), SCALE_RUN_LABEL: `${runIndex + 1}-p${processes}` };
       for (let p = 0; p < processes; p++) {
-        const child = fork(fileURLToPath(new URL('./scale-server.ts', import.meta.url)), [], { env: serverEnv, execArgv: ['--import', 'tsx'] });
+        const child = fork(fileURLToPath(new URL('./scale-server.ts', import.meta.url)), [], { env, execArgv: ['--import', 'tsx'] });
         children.push(child);
         servers.push(child);
         ports.push(await once(child, (m) => (typeof m.port === 'number' ? m.port : undefined)));
@@ -182,8 +200,8 @@ async function main(): Promise<void> {
         return json.data.id;
       };
       clients ??= await Promise.all(firms.map((f) => api(f.key, '/clients', { name: 'Client Bench SRL', cui: 'RO18547290' })));
-      const series = await Promise.all(firms.map((f) => api(f.key, '/invoice-series', { name: `P${processes}` })));
-      const warm = await Promise.all(firms.map((f) => api(f.key, '/invoice-series', { name: `W${processes}` })));
+      const series = await Promise.all(firms.map((f) => api(f.key, '/invoice-series', { name: `P${runIndex + 1}` })));
+      const warm = await Promise.all(firms.map((f) => api(f.key, '/invoice-series', { name: `W${runIndex + 1}` })));
       // Connection i goes to process i mod P: round robin, as a load balancer spreads new connections.
       const targets = (seriesIds: string[]): Target[] =>
         firms.flatMap((f, fi) =>
@@ -199,6 +217,10 @@ async function main(): Promise<void> {
       const pgBefore = postgresCpu();
       const result = await run(series, PER_CLIENT);
       const pgAfter = postgresCpu();
+      const ownPg = new Set(
+        (await admin.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1 or backend_type <> 'client backend'`, [schema]))
+          .rows.map((r) => r.pid),
+      );
       const stats = await Promise.all(servers.map((s) => { const r = once(s, (m) => (m.stats as ServerStats | undefined)); s.send('stats'); return r; }));
 
       let duplicates = 0;
@@ -214,12 +236,18 @@ async function main(): Promise<void> {
       const latencies = [...result.latenciesMs].sort((a, b) => a - b);
       const holds = stats.flatMap((s) => s.holdsMs).sort((a, b) => a - b);
       rows.push({
-        processes, invoices, seconds: result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
+        processes, pool, invoices, seconds: result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99),
         serviceCpuMs: stats.reduce((sum, s) => sum + s.cpuMs, 0) / invoices,
-        pgCpuMs: (1000 * cpuSince(pgBefore, pgAfter)) / invoices,
+        pgCpuMs: (1000 * cpuSince(pgBefore, pgAfter, ownPg)) / invoices,
+        pgAllCpuMs: (1000 * cpuSince(pgBefore, pgAfter)) / invoices,
         holdMean: holds.reduce((a, b) => a + b, 0) / Math.max(1, holds.length), holdP99: percentile(holds, 99),
         duplicates, missing, errors: result.errors,
+        svcVoluntary: stats.reduce((sum, s) => sum + s.voluntarySwitches, 0) / invoices,
+        svcForced: stats.reduce((sum, s) => sum + s.forcedSwitches, 0) / invoices,
+        pgQueries: stats.reduce((sum, s) => sum + s.pgQueries, 0) / invoices,
+        redisCommands: stats.reduce((sum, s) => sum + s.redisCommands, 0) / invoices,
       });
+      for (const s of stats) if (s.profile) console.log(`profile: ${s.profile}`);
       for (const s of servers) {
         const exited = new Promise((resolve) => s.once('exit', resolve));
         s.send('close');
@@ -230,21 +258,35 @@ async function main(): Promise<void> {
 
     console.log(`\nScale on PostgreSQL + Redis: ${FIRMS} firms × ${CLIENTS} clients × ${PER_CLIENT} invoices, each firm its own series`);
     console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min); ${(await import('node:os')).cpus().length} cores shared by everything`);
-    console.log('procs  invoices    inv/s   p50 ms   p99 ms  service CPU ms/inv  PG CPU ms/inv  lock held ms mean/p99  dup  missing');
+    console.log('(PG CPU: this run\'s backends and PostgreSQL\'s background processes; "all": every postgres process, other clients included)');
+    console.log('procs  pool  invoices    inv/s   p50 ms   p99 ms  service CPU ms/inv  PG CPU ms/inv  (all)  lock held ms mean/p99  dup  missing');
     for (const r of rows) {
       console.log(
-        `${String(r.processes).padStart(5)} ${String(r.invoices).padStart(9)} ${(r.invoices / r.seconds).toFixed(0).padStart(8)} ` +
-          `${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.serviceCpuMs.toFixed(3).padStart(19)} ${r.pgCpuMs.toFixed(3).padStart(14)} ` +
+        `${String(r.processes).padStart(5)} ${String(r.pool).padStart(5)} ${String(r.invoices).padStart(9)} ${(r.invoices / r.seconds).toFixed(0).padStart(8)} ` +
+          `${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.serviceCpuMs.toFixed(3).padStart(19)} ${r.pgCpuMs.toFixed(3).padStart(14)} ${r.pgAllCpuMs.toFixed(3).padStart(6)} ` +
           `${`${r.holdMean.toFixed(2)}/${r.holdP99.toFixed(2)}`.padStart(22)} ${String(r.duplicates).padStart(4)} ${String(r.missing).padStart(8)}`,
+      );
+      console.log(
+        `      per invoice: ${r.pgQueries.toFixed(2)} PostgreSQL statements, ${r.redisCommands.toFixed(2)} Redis commands; service context switches ` +
+          `${r.svcVoluntary.toFixed(2)} voluntary (waits), ${r.svcForced.toFixed(2)} forced (preempted)`,
       );
       for (const e of r.errors) console.log(`   refused: ${e}`);
     }
-    const base = rows[0]!;
-    for (const r of rows.slice(1)) {
-      const cpuGrowth = (r.serviceCpuMs + r.pgCpuMs) / (base.serviceCpuMs + base.pgCpuMs) - 1;
+    // Each process count by the mean of its runs; the first count is the baseline.
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const label = (r: { processes: number; pool: number }) => `${r.processes} process${r.processes > 1 ? 'es' : ''} × pool ${r.pool}`;
+    const counts = [...new Set(rows.map(label))];
+    const byCount = counts.map((n) => {
+      const of = rows.filter((r) => label(r) === n);
+      return { n, runs: of.length, rate: mean(of.map((r) => r.invoices / r.seconds)), svc: mean(of.map((r) => r.serviceCpuMs)), pg: mean(of.map((r) => r.pgCpuMs)) };
+    });
+    const base = byCount[0]!;
+    for (const r of byCount.slice(1)) {
+      const cpuGrowth = (r.svc + r.pg) / (base.svc + base.pg) - 1;
+      const pct = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
       console.log(
-        `\n${r.processes} processes vs ${base.processes}: throughput ×${(r.invoices / r.seconds / (base.invoices / base.seconds)).toFixed(2)}, ` +
-          `CPU per invoice (service + PostgreSQL) ${cpuGrowth >= 0 ? '+' : ''}${(100 * cpuGrowth).toFixed(1)}% (goal ≤ +10%)`,
+        `\n${r.n} vs ${base.n} (means of ${r.runs} and ${base.runs} runs): throughput ×${(r.rate / base.rate).toFixed(2)}, ` +
+          `CPU per invoice (service + PostgreSQL) ${pct(cpuGrowth)} (goal ≤ +10%); service ${pct(r.svc / base.svc - 1)}, PostgreSQL ${pct(r.pg / base.pg - 1)}`,
       );
     }
     for (const r of rows) {

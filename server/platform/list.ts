@@ -2,8 +2,9 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
 import { validationFailed } from './errors';
 import { bucharestOffsetSeconds } from './bucharest-time';
-import { foldedColumnsMatch, foldTerm, indexedSearch, type SearchIndexSpec } from './search';
-import type { Dialect } from '../db/types';
+import { foldTerm, searchBinding, searchCondition, type SearchBinding, type SearchIndexSpec, type SearchTarget } from './search';
+import { prepared, type PreparedQuery } from '../db/prepared';
+import type { Database, Db, Dialect } from '../db/types';
 
 const isoDate = z
   .string()
@@ -150,65 +151,159 @@ function changedAt(options: ListOptions) {
     : sql<number>`${sql.ref(options.updatedColumn)}`;
 }
 
+/**
+ * What decides a list query's SQL (as opposed to the values it binds): which filters are present,
+ * the search's form, the sort and the order.
+ */
+interface ListShape {
+  search: SearchBinding['form'] | null;
+  start: boolean;
+  end: boolean;
+  since: boolean;
+  sort: string;
+  order: 'asc' | 'desc';
+}
+
+/** The values a list query binds besides its base query's. */
+interface ListValues {
+  search: string;
+  start: string | number;
+  end: string | number;
+  since: number;
+  limit: number;
+  offset: number;
+}
+
+function searchTarget(options: ListOptions): SearchTarget | null {
+  if (options.searchIndex) return { index: options.searchIndex.spec };
+  return options.searchColumns?.length ? { columns: options.searchColumns } : null;
+}
+
+/** The shape and values of a request's list parameters; refuses what no query can answer. */
+function listRequest(dialect: Dialect, params: ListParams, options: ListOptions): { shape: ListShape; values: ListValues } {
+  if (params.start_date && params.end_date && params.start_date > params.end_date) {
+    throw validationFailed({ end_date: 'Must not be before start_date.|Nu poate fi înainte de start_date.' });
+  }
+  // Our bug, not the caller's: a route offered the parameter without saying which column it filters.
+  if (params.updated_since !== undefined && !options.updatedColumn) throw new Error('updated_since on a list without updatedColumn');
+  const target = searchTarget(options);
+  // A term that folds to nothing (blanks) filters nothing.
+  const search = target && params.search && foldTerm(params.search) !== '' ? searchBinding(dialect, target, params.search) : null;
+  const dated = Boolean(options.dateColumn || options.timestampColumn);
+  const asTime = !options.dateColumn && options.timestampColumn;
+  const sort = params.sort ?? options.defaultSort;
+  return {
+    shape: {
+      search: search?.form ?? null,
+      start: dated && params.start_date !== undefined,
+      end: dated && params.end_date !== undefined,
+      since: params.updated_since !== undefined,
+      sort: sort in options.sortColumns || (sort === 'updated_at' && options.updatedColumn) ? sort : options.defaultSort,
+      order: params.order ?? options.defaultOrder ?? 'desc',
+    },
+    values: {
+      search: search?.value ?? '',
+      start: params.start_date === undefined ? '' : asTime ? bucharestMidnight(params.start_date) : params.start_date,
+      end: params.end_date === undefined ? '' : asTime ? bucharestMidnight(nextDay(params.end_date)) : params.end_date,
+      since: params.updated_since ?? 0,
+      limit: params.per_page,
+      offset: (params.page - 1) * params.per_page,
+    },
+  };
+}
+
+/**
+ * The count and page queries of a shape over `base`. `v` holds the values, or a prepared query's
+ * markers in their place: the SQL depends only on the shape.
+ */
+function listQueries<DB, TB extends keyof DB, O>(base: SelectQueryBuilder<DB, TB, O>, dialect: Dialect, shape: ListShape, v: ListValues, options: ListOptions) {
+  let qb = base;
+  const target = searchTarget(options);
+  if (shape.search && target) {
+    const alias = options.searchIndex?.spec.table ?? '';
+    qb = qb.where(searchCondition(dialect, target, alias, { form: shape.search, value: v.search })) as typeof qb;
+  }
+  const col = options.dateColumn ?? options.timestampColumn;
+  if (col && shape.start) qb = qb.where(sql.ref(col), '>=', v.start) as typeof qb;
+  if (col && shape.end) qb = qb.where(sql.ref(col), options.dateColumn ? '<=' : '<', v.end) as typeof qb;
+  const changed = changedAt(options);
+  if (shape.since && changed) qb = qb.where(changed, '>=', v.since) as typeof qb;
+  const count = qb
+    .clearSelect()
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll<number>().as('n'));
+  const sortBy = shape.sort === 'updated_at' && changed && !(shape.sort in options.sortColumns) ? changed : sql.ref(options.sortColumns[shape.sort]!);
+  let ordered = qb.orderBy(sortBy, shape.order);
+  if (options.tieBreaker) ordered = ordered.orderBy(sql.ref(options.tieBreaker), shape.order);
+  return { count, page: ordered.limit(v.limit).offset(v.offset) };
+}
+
+function listPage<O>(rows: O[], countRow: { n: number | string } | undefined, params: ListParams): ListPage<O> {
+  const total = Number(countRow?.n ?? 0);
+  const totalPages = Math.ceil(total / params.per_page);
+  return {
+    object: 'list',
+    data: rows,
+    has_more: params.page < totalPages,
+    total,
+    page: params.page,
+    per_page: params.per_page,
+    total_pages: totalPages,
+  };
+}
+
 /** Applies search, date range, sort and page to a query, and counts the whole set. */
 export async function paginate<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
   options: ListOptions,
 ): Promise<ListPage<O>> {
-  let qb = base;
-  // A term that folds to nothing (blanks) filters nothing.
-  if (params.search && foldTerm(params.search) !== '') {
-    if (options.searchIndex) {
-      const { spec, dialect } = options.searchIndex;
-      qb = qb.where(indexedSearch(dialect, spec, spec.table, params.search)) as typeof qb;
-    } else if (options.searchColumns?.length) {
-      qb = qb.where(foldedColumnsMatch(options.searchColumns, params.search)) as typeof qb;
+  const dialect = options.searchIndex?.dialect ?? 'sqlite';
+  const { shape, values } = listRequest(dialect, params, options);
+  const { count, page } = listQueries(base, dialect, shape, values, options);
+  const countRow = (await count.executeTakeFirst()) as { n: number | string } | undefined;
+  return listPage((await page.execute()) as O[], countRow, params);
+}
+
+/** Shapes kept per list: filters × search forms × sorts × orders stay in the low hundreds. */
+const LIST_SHAPES = 200;
+
+/**
+ * A list whose count and page queries are built and compiled once per shape (db/prepared.ts) instead
+ * of on every request: Kysely builds and compiles a query's tree each time, which for a list page cost
+ * more than the two small queries themselves. `base` builds the route's own query from the values it
+ * is given, markers in their place: it must put a value where one is compared (`=`), add a condition
+ * only when its value is defined (an undefined value is left out of the shape), and nothing else may
+ * depend on the values. The search index's dialect is the one of the call.
+ */
+export function preparedList<P extends Record<string, string | number | undefined>, TB extends keyof Database, O>(
+  base: (db: Db, p: P) => SelectQueryBuilder<Database, TB, O>,
+  options: ListOptions,
+): (db: Db, dialect: Dialect, p: P, params: ListParams) => Promise<ListPage<O>> {
+  const shapes = new Map<string, { count: PreparedQuery<Record<string, unknown>, { n: number | string }>; page: PreparedQuery<Record<string, unknown>, O> }>();
+  return async (db, dialect, p, params) => {
+    const opts: ListOptions = options.searchIndex ? { ...options, searchIndex: { spec: options.searchIndex.spec, dialect } } : options;
+    const { shape, values } = listRequest(dialect, params, opts);
+    const given = Object.keys(p).filter((k) => p[k] !== undefined).sort();
+    const key = `${dialect}|${given.join(',')}|${shape.search ?? ''}|${Number(shape.start)}${Number(shape.end)}${Number(shape.since)}|${shape.sort}|${shape.order}`;
+    let queries = shapes.get(key);
+    if (!queries) {
+      const listNames = [
+        ...(shape.search ? ['search'] : []), ...(shape.start ? ['start'] : []), ...(shape.end ? ['end'] : []), ...(shape.since ? ['since'] : []),
+      ];
+      // Markers stand in for the values: typed as the values, they are strings until the run.
+      const build = (on: Db, markers: Record<string, unknown>) =>
+        listQueries(base(on, markers as P), dialect, shape, markers as unknown as ListValues, opts);
+      queries = {
+        count: prepared([...given, ...listNames], (on, m: Record<string, unknown>) => build(on, m).count as never),
+        page: prepared([...given, ...listNames, 'limit', 'offset'], (on, m: Record<string, unknown>) => build(on, m).page as never),
+      };
+      if (shapes.size >= LIST_SHAPES) shapes.clear();
+      shapes.set(key, queries);
     }
-  }
-  if (params.start_date && params.end_date && params.start_date > params.end_date) {
-    throw validationFailed({ end_date: 'Must not be before start_date.|Nu poate fi înainte de start_date.' });
-  }
-  if (options.dateColumn) {
-    const col = options.dateColumn;
-    if (params.start_date) qb = qb.where(sql.ref(col), '>=', params.start_date) as typeof qb;
-    if (params.end_date) qb = qb.where(sql.ref(col), '<=', params.end_date) as typeof qb;
-  } else if (options.timestampColumn) {
-    const col = options.timestampColumn;
-    if (params.start_date) qb = qb.where(sql.ref(col), '>=', bucharestMidnight(params.start_date)) as typeof qb;
-    if (params.end_date) qb = qb.where(sql.ref(col), '<', bucharestMidnight(nextDay(params.end_date))) as typeof qb;
-  }
-  const changed = changedAt(options);
-  if (params.updated_since !== undefined) {
-    // Our bug, not the caller's: a route offered the parameter without saying which column it filters.
-    if (!changed) throw new Error('updated_since on a list without updatedColumn');
-    qb = qb.where(changed, '>=', params.updated_since) as typeof qb;
-  }
-  const countRow = (await qb
-    .clearSelect()
-    .clearOrderBy()
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirst()) as { n: number | string } | undefined;
-  const total = Number(countRow?.n ?? 0);
-  const sort = params.sort ?? options.defaultSort;
-  const sortColumn = options.sortColumns[sort] ?? options.sortColumns[options.defaultSort]!;
-  const order = params.order ?? options.defaultOrder ?? 'desc';
-  const sortBy = sort === 'updated_at' && changed && !(sort in options.sortColumns) ? changed : sql.ref(sortColumn);
-  let ordered = qb.orderBy(sortBy, order);
-  if (options.tieBreaker) ordered = ordered.orderBy(sql.ref(options.tieBreaker), order);
-  const data = await ordered
-    .limit(params.per_page)
-    .offset((params.page - 1) * params.per_page)
-    .execute();
-  const totalPages = Math.ceil(total / params.per_page);
-  return {
-    object: 'list',
-    data: data as O[],
-    has_more: params.page < totalPages,
-    total,
-    page: params.page,
-    per_page: params.per_page,
-    total_pages: totalPages,
+    const all: Record<string, unknown> = { ...p, ...values };
+    const countRow = await queries.count.first(db, all);
+    return listPage(await queries.page.rows(db, all), countRow, params);
   };
 }
 

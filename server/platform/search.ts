@@ -56,9 +56,7 @@ function quoteIdent(name: string): string {
 
 /** Any column matches the term, each folded (small lists: no index, a scan of a few rows). */
 export function foldedColumnsMatch(columns: readonly string[], term: string): RawBuilder<SqlBool> {
-  const pattern = likePattern(foldTerm(term));
-  const tests = columns.map((c) => sql`${sql.raw(FOLD_FUNCTION)}(${sql.ref(c)}) like ${pattern} escape '\\'`);
-  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+  return searchCondition('sqlite', { columns }, '', searchBinding('sqlite', { columns }, term));
 }
 
 /**
@@ -67,15 +65,41 @@ export function foldedColumnsMatch(columns: readonly string[], term: string): Ra
  * own folded text instead, which is still far narrower than the table.
  */
 export function indexedSearch(dialect: 'sqlite' | 'postgres', spec: SearchIndexSpec, alias: string, term: string): Expression<SqlBool> {
+  return searchCondition(dialect, { index: spec }, alias, searchBinding(dialect, { index: spec }, term));
+}
+
+/** What a search looks in: a table's search index, or a few columns scanned (small lists). */
+export type SearchTarget = { index: SearchIndexSpec } | { columns: readonly string[] };
+
+/**
+ * A search as a query shape and the one value it binds: `form` decides the SQL (so that a list can
+ * keep its SQL compiled per form, server/platform/list.ts), `value` is the pattern or FTS phrase.
+ */
+export interface SearchBinding {
+  form: 'columns' | 'fts' | 'folded-like' | 'row-like';
+  value: string;
+}
+
+export function searchBinding(dialect: 'sqlite' | 'postgres', target: SearchTarget, term: string): SearchBinding {
   const folded = foldTerm(term);
-  if (dialect === 'postgres') return sql<SqlBool>`${foldedRow(spec.columns, alias)} like ${likePattern(folded)} escape '\\'`;
-  const fts = sql.raw(`${quoteIdent(`${spec.table}_search`)}`);
-  if ([...folded].length >= 3) {
-    // An FTS5 phrase is matched as a substring by the trigram tokenizer; quotes inside are doubled.
-    const phrase = `"${folded.replaceAll('"', '""')}"`;
-    return sql<SqlBool>`${sql.ref(`${alias}.rowid`)} in (select rowid from ${fts} where ${fts} match ${phrase})`;
+  if (!('index' in target)) return { form: 'columns', value: likePattern(folded) };
+  if (dialect === 'postgres') return { form: 'row-like', value: likePattern(folded) };
+  // An FTS5 phrase is matched as a substring by the trigram tokenizer; quotes inside are doubled.
+  if ([...folded].length >= 3) return { form: 'fts', value: `"${folded.replaceAll('"', '""')}"` };
+  return { form: 'folded-like', value: likePattern(folded) };
+}
+
+/** The condition of a {@link searchBinding}; `value` may be a prepared query's marker. */
+export function searchCondition(dialect: 'sqlite' | 'postgres', target: SearchTarget, alias: string, { form, value }: SearchBinding): RawBuilder<SqlBool> {
+  if (!('index' in target)) {
+    const tests = target.columns.map((c) => sql`${sql.raw(FOLD_FUNCTION)}(${sql.ref(c)}) like ${value} escape '\\'`);
+    return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
   }
-  return sql<SqlBool>`${sql.ref(`${alias}.rowid`)} in (select rowid from ${fts} where folded like ${likePattern(folded)} escape '\\')`;
+  const spec = target.index;
+  if (dialect === 'postgres' || form === 'row-like') return sql<SqlBool>`${foldedRow(spec.columns, alias)} like ${value} escape '\\'`;
+  const fts = sql.raw(`${quoteIdent(`${spec.table}_search`)}`);
+  if (form === 'fts') return sql<SqlBool>`${sql.ref(`${alias}.rowid`)} in (select rowid from ${fts} where ${fts} match ${value})`;
+  return sql<SqlBool>`${sql.ref(`${alias}.rowid`)} in (select rowid from ${fts} where folded like ${value} escape '\\')`;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../../db/types';
 import { prepared } from '../../db/prepared';
 import { ApiError, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, preparedList } from '../../platform/list';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
 import { CLIENT_ALIASES } from './aliases';
@@ -138,6 +138,26 @@ const clientListQuery = changesListQuery(['name', 'created_at'] as const).extend
   include_deleted: zQueryFlag.optional(),
 });
 
+/** Compiled once per shape (platform/list.ts): a values-only run per request. */
+const clientPage = preparedList(
+  (db, p: { companyId: string; notDeleted: number | undefined; type: (typeof CLIENT_TYPES)[number] | undefined }) => {
+    let base = db.selectFrom('clients').selectAll().where('company_id', '=', p.companyId);
+    if (p.notDeleted !== undefined) base = base.where('is_deleted', '=', p.notDeleted);
+    if (p.type !== undefined) base = base.where('type', '=', p.type);
+    return base;
+  },
+  {
+    sortColumns: { name: 'name', created_at: 'created_at' },
+    defaultSort: 'created_at',
+    defaultOrder: 'desc',
+    searchIndex: { spec: CLIENTS_SEARCH, dialect: 'sqlite' },
+    dateColumn: 'created_on',
+    tieBreaker: 'id',
+    updatedColumn: 'updated_at',
+    createdColumn: 'created_at',
+  },
+);
+
 export const listClients = defineRoute({
   method: 'GET',
   path: '/clients',
@@ -153,19 +173,9 @@ export const listClients = defineRoute({
   query: clientListQuery,
   response: listPageSchema(zClient),
   handler: async (ctx) => {
-    let base = ctx.db.selectFrom('clients').selectAll().where('company_id', '=', ctx.companyId);
-    if (!ctx.query.include_deleted) base = base.where('is_deleted', '=', 0);
-    if (ctx.query.type) base = base.where('type', '=', ctx.query.type);
-    const page = await paginate(base, ctx.query, {
-      sortColumns: { name: 'name', created_at: 'created_at' },
-      defaultSort: 'created_at',
-      defaultOrder: 'desc',
-      searchIndex: { spec: CLIENTS_SEARCH, dialect: ctx.dialect },
-      dateColumn: 'created_on',
-      tieBreaker: 'id',
-      updatedColumn: 'updated_at',
-      createdColumn: 'created_at',
-    });
+    const page = await clientPage(ctx.db, ctx.dialect, {
+      companyId: ctx.companyId, notDeleted: ctx.query.include_deleted ? undefined : 0, type: ctx.query.type || undefined,
+    }, ctx.query);
     return mapPage(page, toClient);
   },
 });

@@ -4,7 +4,7 @@ import { zProductCreate, zProductReply, zProductUpdate, type ProductReply } from
 import type { Db } from '../../db/types';
 import { conflict, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { changesListQuery, listPageSchema, mapPage, paginate } from '../../platform/list';
+import { changesListQuery, listPageSchema, mapPage, preparedList } from '../../platform/list';
 import { recordDeletion } from '../../platform/tombstones';
 import type { Locale } from '../../platform/locale';
 import { defineRoute } from '../../platform/route';
@@ -82,6 +82,26 @@ const productListQuery = changesListQuery(['name', 'code', 'price', 'created_at'
   barcode: z.string().max(64).optional(),
 });
 
+/** Compiled once per shape (platform/list.ts): a values-only run per request. */
+const productPage = preparedList(
+  (db, p: { companyId: string; code: string | undefined; barcode: string | undefined }) => {
+    let base = db.selectFrom('products').selectAll().where('company_id', '=', p.companyId);
+    if (p.code !== undefined) base = base.where('code', '=', p.code);
+    if (p.barcode !== undefined) base = base.where('barcode', '=', p.barcode);
+    return base;
+  },
+  {
+    sortColumns: { name: 'name', code: 'code', price: 'price', created_at: 'created_at' },
+    defaultSort: 'created_at',
+    defaultOrder: 'desc',
+    searchIndex: { spec: PRODUCTS_SEARCH, dialect: 'sqlite' },
+    dateColumn: 'created_on',
+    tieBreaker: 'id',
+    updatedColumn: 'updated_at',
+    createdColumn: 'created_at',
+  },
+);
+
 export const listProducts = defineRoute({
   method: 'GET',
   path: '/products',
@@ -97,19 +117,7 @@ export const listProducts = defineRoute({
   query: productListQuery,
   response: listPageSchema(zProductReply),
   handler: async (ctx) => {
-    let base = ctx.db.selectFrom('products').selectAll().where('company_id', '=', ctx.companyId);
-    if (ctx.query.code !== undefined) base = base.where('code', '=', ctx.query.code);
-    if (ctx.query.barcode !== undefined) base = base.where('barcode', '=', ctx.query.barcode);
-    const page = await paginate(base, ctx.query, {
-      sortColumns: { name: 'name', code: 'code', price: 'price', created_at: 'created_at' },
-      defaultSort: 'created_at',
-      defaultOrder: 'desc',
-      searchIndex: { spec: PRODUCTS_SEARCH, dialect: ctx.dialect },
-      dateColumn: 'created_on',
-      tieBreaker: 'id',
-      updatedColumn: 'updated_at',
-      createdColumn: 'created_at',
-    });
+    const page = await productPage(ctx.db, ctx.dialect, { companyId: ctx.companyId, code: ctx.query.code, barcode: ctx.query.barcode }, ctx.query);
     return mapPage(page, toProduct);
   },
 });

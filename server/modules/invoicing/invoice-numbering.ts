@@ -96,54 +96,57 @@ export async function checkDraftSeries(ctx: AssignContext, trx: Db, seriesId: st
 }
 
 /**
- * Gives an invoice being issued its number, inside the caller's transaction: the reservation's
- * number (offline, shared series), the number the lock holder printed (offline, exclusive series),
- * or the series' next one. The series row stays locked until the transaction ends.
+ * The series an issue names, else the work point's primary series of the document type; refused
+ * (422 on `series_id`) when neither is there.
  */
-export async function assignInvoiceNumber(
-  ctx: AssignContext,
-  trx: Db,
-  input: NumberingInput,
-  documentType: string,
-  issueDate: string,
-  invoiceId: string,
-  clientLocalUuid: string | null,
-): Promise<AssignedNumber> {
-  assertOneNumberSource(ctx.locale, input);
-  if (input.reservation_token !== undefined) {
-    const taken = await consumeReservation(ctx, trx, {
-      kind: 'invoice', token: input.reservation_token, deviceId: input.device_id, seriesId: input.series_id,
-      clientLocalUuid, documentId: invoiceId,
-    });
-    checkSeriesFits(ctx, taken.series, documentType);
-    const { series, year, number, token } = taken;
-    return { series, year, number, full_number: formatNumber(series, number, year), reservation_token: token };
-  }
-  const seriesId = input.series_id ?? (await primarySeriesId(trx, ctx.workPointId, documentType));
-  if (!seriesId) {
+async function seriesIdOrRefuse(ctx: AssignContext, trx: Db, seriesId: string | null | undefined, documentType: string): Promise<string> {
+  const id = seriesId ?? (await primarySeriesId(trx, ctx.workPointId, documentType));
+  if (!id) {
     throw invalid(ctx.locale, {
       series_id: `Required: this work point has no primary ${documentType} series.|Obligatoriu: acest punct de lucru nu are o serie ${documentType} principală.`,
     });
   }
+  return id;
+}
+
+/** A reservation's number (offline, shared series), taken at once inside the caller's transaction. */
+async function takeReservedNumber(
+  ctx: AssignContext,
+  trx: Db,
+  input: NumberingInput,
+  token: string,
+  documentType: string,
+  invoiceId: string,
+  clientLocalUuid: string | null,
+): Promise<AssignedNumber> {
+  const taken = await consumeReservation(ctx, trx, {
+    kind: 'invoice', token, deviceId: input.device_id, seriesId: input.series_id, clientLocalUuid, documentId: invoiceId,
+  });
+  checkSeriesFits(ctx, taken.series, documentType);
+  const { series, year, number } = taken;
+  return { series, year, number, full_number: formatNumber(series, number, year), reservation_token: taken.token };
+}
+
+/**
+ * The number the lock holder printed offline (exclusive series), taken at once: continuity is checked
+ * under the series row lock, which stays held until the transaction ends.
+ */
+async function takePrintedNumber(ctx: AssignContext, trx: Db, input: NumberingInput, number: number, documentType: string, issueDate: string): Promise<AssignedNumber> {
+  const seriesId = await seriesIdOrRefuse(ctx, trx, input.series_id, documentType);
   const series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, seriesId, 'invoice');
   if (!series) throw notFound('series_id');
   checkSeriesFits(ctx, series, documentType);
   const year = yearOfDate(issueDate);
-  const number = await claimNumber(
-    trx,
-    series,
-    year,
-    input.number !== undefined ? { kind: 'explicit', number: input.number, deviceId: input.device_id } : { kind: 'next', deviceId: input.device_id },
-  );
-  return { series, year, number, full_number: formatNumber(series, number, year), reservation_token: null };
+  const claimed = await claimNumber(trx, series, year, { kind: 'explicit', number, deviceId: input.device_id });
+  return { series, year, number: claimed, full_number: formatNumber(series, claimed, year), reservation_token: null };
 }
 
 /**
  * What number an invoice being issued will get. A reservation or a number printed offline (exact
- * claims, checked against what the series holds) is taken now, as {@link assignInvoiceNumber} does;
- * the series' next number is only planned: the series is read and checked (it exists, fits the
- * document and work point, no other device holds it) and the number is taken by {@link takeLateNumber}
- * once everything else of the issue is written.
+ * claims, checked against what the series holds) is taken now; the
+ * series' next number is only planned: the series is read and checked (it exists, fits the document
+ * and work point, no other device holds it) and the number is taken by {@link takeLateNumber} once
+ * everything else of the issue is written.
  */
 export async function planInvoiceNumber(
   ctx: AssignContext,
@@ -155,15 +158,9 @@ export async function planInvoiceNumber(
   clientLocalUuid: string | null,
 ): Promise<PlannedNumber> {
   assertOneNumberSource(ctx.locale, input);
-  if (input.reservation_token !== undefined || input.number !== undefined) {
-    return assignInvoiceNumber(ctx, trx, input, documentType, issueDate, invoiceId, clientLocalUuid);
-  }
-  const seriesId = input.series_id ?? (await primarySeriesId(trx, ctx.workPointId, documentType));
-  if (!seriesId) {
-    throw invalid(ctx.locale, {
-      series_id: `Required: this work point has no primary ${documentType} series.|Obligatoriu: acest punct de lucru nu are o serie ${documentType} principală.`,
-    });
-  }
+  if (input.reservation_token !== undefined) return takeReservedNumber(ctx, trx, input, input.reservation_token, documentType, invoiceId, clientLocalUuid);
+  if (input.number !== undefined) return takePrintedNumber(ctx, trx, input, input.number, documentType, issueDate);
+  const seriesId = await seriesIdOrRefuse(ctx, trx, input.series_id, documentType);
   const series = await readSeriesRow(trx, ctx.companyId, seriesId, 'invoice');
   if (!series) throw notFound('series_id');
   checkSeriesFits(ctx, series, documentType);

@@ -13,7 +13,9 @@ import { invalid } from './fail';
 import { isUniqueViolation } from '../../platform/db-errors';
 import { lockInvoiceRow, paymentView, recomputePaid, vatShare } from './payment-store';
 import { assertPayable, assertWithinDue } from './payment-routes';
-import { claimNumber, formatNumber, lockSeriesRow, RECEIPT_YEAR, todayAt, type SeriesRow } from './numbering';
+import {
+  claimNumber, formatNumber, isLocked, lockAndTakeNext, lockSeriesRow, readSeriesRow, RECEIPT_YEAR, seriesLockedError, todayAt, type SeriesRow,
+} from './numbering';
 import { AlreadyCreated, assertOneNumberSource, consumeReservation } from './reservation-consume';
 import { defaultReceiptSeries } from './receipt-series-routes';
 import { findClient, isCurrencyEnabled } from './catalog-bridge';
@@ -22,7 +24,7 @@ import { bool } from './views';
 import { zDeleted } from '../../platform/envelope';
 import type { InvoicesTable, PaymentsTable, ReceiptsTable } from './tables';
 import './messages';
-import { emitEvent } from '../webhooks/events';
+import { emitEvent, webhooksListening } from '../webhooks/events';
 import { zCashCeilingWarning } from '../../../shared/schemas/accounting';
 import { receiptCeilingWarnings } from '../accounting/cash-ceilings';
 import { RECEIPTS_SEARCH } from './migrations/0210_search';
@@ -100,7 +102,7 @@ function receiptRate(ctx: HandlerContext<unknown, unknown, unknown>, currency: s
   return Number(rate);
 }
 
-function paymentRow(receipt: ReceiptsTable, invoice: InvoicesTable, id: string, now: number): PaymentsTable {
+function paymentRow(receipt: Omit<ReceiptsTable, 'series_id' | 'number' | 'receipt_number'>, invoice: InvoicesTable, id: string, now: number): PaymentsTable {
   return {
     id, company_id: receipt.company_id, work_point_id: receipt.work_point_id, invoice_id: invoice.id,
     amount_bani: receipt.amount_bani, amount_without_vat_bani: receipt.amount_without_vat_bani, amount_vat_bani: receipt.amount_vat_bani,
@@ -114,16 +116,33 @@ async function findReceiptByUuid(db: Db, companyId: string, uuid: string) {
   return db.selectFrom('receipts').selectAll().where('company_id', '=', companyId).where('client_local_uuid', '=', uuid).executeTakeFirst();
 }
 
+type ReceiptNumber = { series: SeriesRow; number: number };
+
 /**
- * A receipt's series and number, inside the issuing transaction: the reservation's (offline, shared
- * series), the one the lock holder printed (offline, exclusive series), or the series' next one.
+ * The series' next number, not taken yet (as {@link LateNumber} for invoices): the series was read
+ * and checked without a lock, and {@link takeLateReceiptNumber} locks it and takes the number after
+ * every other write of the receipt, just before the commit. `isDefault`: no series was named, so a
+ * default deleted in between is replaced by whichever is the default then.
  */
-async function receiptNumber(
+interface LateReceiptNumber {
+  late: true;
+  series: SeriesRow;
+  isDefault: boolean;
+  deviceId: string | undefined;
+}
+
+/**
+ * What number a receipt being issued will get, inside the issuing transaction: the reservation's
+ * (offline, shared series) or the one the lock holder printed (offline, exclusive series) are taken
+ * now; the series' next number is only planned, its series checked (exists, at this work point, not
+ * held by another device), and taken last.
+ */
+async function planReceiptNumber(
   ctx: HandlerContext<unknown, unknown, unknown>,
   trx: Db,
   b: z.output<typeof zReceiptCreate>,
   receiptId: string,
-): Promise<{ series: SeriesRow; number: number }> {
+): Promise<ReceiptNumber | LateReceiptNumber> {
   if (b.reservation_token !== undefined) {
     const taken = await consumeReservation(ctx, trx, {
       kind: 'receipt', token: b.reservation_token, deviceId: b.device_id, seriesId: b.series_id,
@@ -132,19 +151,45 @@ async function receiptNumber(
     assertAtWorkPoint(ctx, taken.series);
     return { series: taken.series, number: taken.number };
   }
-  let series: SeriesRow | undefined;
-  if (b.series_id) {
-    series = await lockSeriesRow(trx, ctx.dialect, ctx.companyId, b.series_id, 'receipt');
+  if (b.number !== undefined) {
+    // Continuity of a printed number is checked under the lock: taken now, like an invoice's.
+    const series = b.series_id
+      ? await lockSeriesRow(trx, ctx.dialect, ctx.companyId, b.series_id, 'receipt')
+      : await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
     if (!series) throw notFound('series_id');
     assertAtWorkPoint(ctx, series);
-  } else {
-    series = await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
+    return { series, number: await claimNumber(trx, series, RECEIPT_YEAR, { kind: 'explicit', number: b.number, deviceId: b.device_id }) };
   }
-  const number = await claimNumber(
-    trx, series, RECEIPT_YEAR,
-    b.number !== undefined ? { kind: 'explicit', number: b.number, deviceId: b.device_id } : { kind: 'next', deviceId: b.device_id },
+  const series = b.series_id
+    ? await readSeriesRow(trx, ctx.companyId, b.series_id, 'receipt')
+    : await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now, { lock: false });
+  if (!series) throw notFound('series_id');
+  checkReceiptSeries(ctx, series, b.device_id);
+  return { late: true, series, isDefault: !b.series_id, deviceId: b.device_id };
+}
+
+/** At this work point and not held by another device: checked when planned, and again under the lock, where it counts. */
+function checkReceiptSeries(ctx: HandlerContext<unknown, unknown, unknown>, series: SeriesRow, deviceId: string | undefined): void {
+  assertAtWorkPoint(ctx, series);
+  if (isLocked(series) && series.lock_device_id !== deviceId) throw seriesLockedError(series);
+}
+
+/**
+ * Takes the planned number, last thing before the receipt's insert and the commit: locks the series
+ * row, checks it again and moves its counter in one statement (PostgreSQL). A default series deleted
+ * since it was read gives way to the default now (as a receipt that waited for the deleting
+ * transaction always did); a named one answers 404. A refusal here rolls the counter back with the rest.
+ */
+async function takeLateReceiptNumber(ctx: HandlerContext<unknown, unknown, unknown>, trx: Db, planned: LateReceiptNumber): Promise<ReceiptNumber> {
+  const taken = await lockAndTakeNext(
+    trx, ctx.dialect, { companyId: ctx.companyId, seriesId: planned.series.id, kind: 'receipt', year: RECEIPT_YEAR },
+    (locked) => checkReceiptSeries(ctx, locked, planned.deviceId),
   );
-  return { series, number };
+  if (taken) return taken;
+  if (!planned.isDefault) throw notFound('series_id');
+  const series = await defaultReceiptSeries(trx, ctx.dialect, ctx.companyId, ctx.workPointId, ctx.now);
+  checkReceiptSeries(ctx, series, planned.deviceId);
+  return { series, number: await claimNumber(trx, series, RECEIPT_YEAR, { kind: 'next', deviceId: planned.deviceId }) };
 }
 
 function assertAtWorkPoint(ctx: HandlerContext<unknown, unknown, unknown>, series: SeriesRow): void {
@@ -212,23 +257,31 @@ const createReceipt = defineRoute({
         }
         if (!invoice && !(await isCurrencyEnabled(trx, ctx.companyId, b.currency))) throw invalid(ctx.locale, { currency: CURRENCY_NOT_ENABLED });
         const rate = receiptRate(ctx, b.currency, b.exchange_rate, invoice);
-        const { series, number } = await receiptNumber(ctx, trx, b, id);
+        const planned = await planReceiptNumber(ctx, trx, b, id);
         const paymentId = invoice ? newId('pay') : null;
-        const row: ReceiptsTable = {
-          id, company_id: ctx.companyId, work_point_id: ctx.workPointId, series_id: series.id, number,
-          receipt_number: formatNumber(series, number, RECEIPT_YEAR), amount_bani: amount, amount_without_vat_bani: amount - vat,
+        const unnumbered: Omit<ReceiptsTable, 'series_id' | 'number' | 'receipt_number'> = {
+          id, company_id: ctx.companyId, work_point_id: ctx.workPointId, amount_bani: amount, amount_without_vat_bani: amount - vat,
           amount_vat_bani: vat, currency: b.currency, date: b.payment_date ?? todayAt(ctx.now), observations: b.observations ?? null,
           language: b.language, is_draft: 0, is_deleted: 0, exchange_rate: rate, exchange_currency: rate === null ? null : 'RON',
           type: b.type, client_id: client.id, client_name: client.name, invoice_id: invoice?.id ?? null, payment_id: paymentId,
           client_local_uuid: b.client_local_uuid ?? null, device_id: b.device_id ?? null, created_at: ctx.now, updated_at: null,
           deleted_at: null,
         };
-        await trx.insertInto('receipts').values(row).execute();
+        // The payment (no foreign key to the receipt) and the invoice's paid state before the number:
+        // once the series is locked only the receipt's insert, the event's and the commit remain.
         if (invoice && paymentId) {
-          await trx.insertInto('payments').values(paymentRow(row, invoice, paymentId, ctx.now)).execute();
+          await trx.insertInto('payments').values(paymentRow(unnumbered, invoice, paymentId, ctx.now)).execute();
           await recomputePaid(trx, invoice.id, ctx.now);
         }
-        await emitEvent(trx, ctx.companyId, 'receipt.created', (await receiptViews(trx, [row], ctx.locale))[0], ctx.now);
+        const listening = await webhooksListening(trx, ctx.companyId);
+        const numberless = { ...unnumbered, series_id: planned.series.id, number: 0, receipt_number: '' };
+        const eventView = listening ? (await receiptViews(trx, [numberless], ctx.locale))[0]! : null;
+        const { series, number } = 'late' in planned ? await takeLateReceiptNumber(ctx, trx, planned) : planned;
+        const row: ReceiptsTable = { ...unnumbered, series_id: series.id, number, receipt_number: formatNumber(series, number, RECEIPT_YEAR) };
+        await trx.insertInto('receipts').values(row).execute();
+        if (eventView) {
+          await emitEvent(trx, ctx.companyId, 'receipt.created', { ...eventView, series_id: row.series_id, receipt_number: row.receipt_number }, ctx.now, true);
+        }
         return row;
       });
       // The day's cash ceiling for this client (Legea 70/2015): said in the reply, never refused.

@@ -9,7 +9,7 @@ import { zReceiptSeries, zReceiptSeriesCreate, zReceiptSeriesUpdate, type Receip
 import { zDeleted } from '../../platform/envelope';
 import {
   applyLock, applyUnlock, assertSeriesNameFree, changeSeries, deleteUnusedSeries, findSeries, guardSeriesName, inUse, isLocked,
-  lockSeriesRow, lockView, makePrimary, RECEIPT_YEAR, seriesIsUsed, seriesWithCounter, type SeriesRow, type SeriesWithCounter,
+  lockSeriesRow, lockView, readSeriesRow, makePrimary, RECEIPT_YEAR, seriesIsUsed, seriesWithCounter, type SeriesRow, type SeriesWithCounter,
 } from './numbering';
 import { gapsRoute, receiptReservationRoutes } from './reservation-routes';
 import './messages';
@@ -87,7 +87,14 @@ async function freeDefaultPrefix(trx: Db, companyId: string): Promise<string> {
  * The unique index on primaries keeps two concurrent first receipts from making two default series;
  * the one on names makes a default racing another work point's for the same prefix look again.
  */
-export async function defaultReceiptSeries(trx: Db, dialect: Dialect, companyId: string, workPointId: string, now: number): Promise<SeriesRow> {
+export async function defaultReceiptSeries(
+  trx: Db,
+  dialect: Dialect,
+  companyId: string,
+  workPointId: string,
+  now: number,
+  { lock = true }: { lock?: boolean } = {},
+): Promise<SeriesRow> {
   const find = async () => {
     const primary = await trx
       .selectFrom('number_series')
@@ -109,7 +116,8 @@ export async function defaultReceiptSeries(trx: Db, dialect: Dialect, companyId:
       await trx.insertInto('number_series').values(row).onConflict((oc) => oc.doNothing()).execute();
       id = await find();
     }
-    const series = id ? await lockSeriesRow(trx, dialect, companyId, id, 'receipt') : undefined;
+    // Unlocked for a receipt that takes its number last: it locks the row then, and looks again if it is gone.
+    const series = id ? await (lock ? lockSeriesRow(trx, dialect, companyId, id, 'receipt') : readSeriesRow(trx, companyId, id, 'receipt')) : undefined;
     if (series) return series;
   }
   throw new Error(`No default receipt series could be settled for work point ${workPointId}.`);

@@ -91,3 +91,89 @@ describe.each(DIALECTS)('numbering under concurrency on %s', (dialect) => {
     expect((await firm.ok('GET', `/invoice-series/${series.id}`)).next_number).toBe(all.length + 1);
   });
 });
+
+const RECEIPT_ISSUERS = 12;
+const RECEIPT_ROUNDS = 5;
+
+/**
+ * Receipts take their series' next number last (server/modules/invoicing/receipt-routes.ts), after
+ * the payment and the invoice's paid state are written. One issuer of four kinds, by index: standalone
+ * receipts from the named series, receipts paired with an invoice of its own (a payment each), receipts
+ * from the work point's default series, and reservations consumed with one released each time.
+ */
+/** The number in a receipt's printed number (`CONC-12` → 12). */
+const receiptNo = (receipt: { receipt_number: string }) => Number(receipt.receipt_number.split('-').pop());
+
+async function receiptIssuer(firm: Firm, seriesId: string, invoiceSeriesId: string, clientId: string, index: number): Promise<Outcome & { defaults: number[] }> {
+  const out = { issued: [] as number[], released: [] as number[], defaults: [] as number[] };
+  const device = `rdev-${index}`;
+  const must = async (method: string, path: string, body: unknown, statuses = [201]) => {
+    const res = await firm.call(method, path, body);
+    if (!statuses.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+  const invoice = index % 4 === 1
+    ? await must('POST', '/invoices', { client_id: clientId, series_id: invoiceSeriesId, items: [{ ...LINE, price: 1000, quantity: 1 }] })
+    : null;
+  for (let round = 0; round < RECEIPT_ROUNDS; round++) {
+    switch (index % 4) {
+      case 0:
+        out.issued.push(receiptNo(await must('POST', '/receipts', { series_id: seriesId, client_id: clientId, amount: 10 })));
+        break;
+      case 1:
+        out.issued.push(receiptNo(await must('POST', '/receipts', { series_id: seriesId, invoice_id: invoice.id, amount: 10 })));
+        break;
+      case 2:
+        out.defaults.push(receiptNo(await must('POST', '/receipts', { client_name: 'Ion Popescu', amount: 5 })));
+        break;
+      default: {
+        const [keep, drop] = (await must('POST', `/receipt-series/${seriesId}/reservations`, { device_id: device, count: 2 })).data;
+        const receipt = await must('POST', '/receipts', {
+          client_id: clientId, amount: 7, reservation_token: keep.token, device_id: device, client_local_uuid: randomUUID(),
+        });
+        out.issued.push(receiptNo(receipt));
+        out.released.push((await must('POST', `/receipt-series/reservations/${drop.token}/release?device_id=${device}`, undefined, [200])).number);
+      }
+    }
+  }
+  return out;
+}
+
+describe.each(DIALECTS)('receipt numbering under concurrency on %s', (dialect) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startInvoicingServer(dialect);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it(`gives ${RECEIPT_ISSUERS} parallel receipt issuers consecutive numbers in each series: no duplicate, no gap but released reservations`, async () => {
+    const firm = await newFirm(server);
+    const client = await newClient(firm);
+    // The default series first (made on first use by a receipt naming none), then the one named.
+    const first = await firm.ok('POST', '/receipts', { client_name: 'Ion Popescu', amount: 1 });
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'CONC' });
+    const invoiceSeries = await newSeries(firm);
+    const outcomes = await Promise.all(Array.from({ length: RECEIPT_ISSUERS }, (_, i) => receiptIssuer(firm, series.id, invoiceSeries.id, client.id, i)));
+    const consecutive = (numbers: number[]) => [...numbers].sort((x, y) => x - y);
+
+    const issued = outcomes.flatMap((o) => o.issued);
+    const released = outcomes.flatMap((o) => o.released);
+    expect(new Set(issued).size).toBe(issued.length);
+    const all = consecutive([...issued, ...released]);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => i + 1));
+    const defaults = consecutive([receiptNo(first), ...outcomes.flatMap((o) => o.defaults)]);
+    expect(defaults).toEqual(Array.from({ length: defaults.length }, (_, i) => i + 1));
+
+    // What the database holds agrees with what the callers were told, payments included.
+    const stored = async (id: string) =>
+      (await server.storage.db.selectFrom('receipts').select('number').where('series_id', '=', id).execute()).map((r) => Number(r.number));
+    expect(consecutive(await stored(series.id))).toEqual(consecutive(issued));
+    expect(consecutive(await stored(first.series_id))).toEqual(defaults);
+    const payments = await server.storage.db.selectFrom('payments').select('receipt_id').where('company_id', '=', firm.companyId).execute();
+    expect(payments).toHaveLength((RECEIPT_ISSUERS / 4) * RECEIPT_ROUNDS);
+    const gaps = await firm.ok('GET', `/receipt-series/${series.id}/gaps?per_page=100`);
+    expect(gaps.data.map((g: { number: number }) => g.number)).toEqual(consecutive(released));
+  });
+});

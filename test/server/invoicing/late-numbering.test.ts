@@ -92,4 +92,45 @@ describe('late numbering on PostgreSQL', () => {
     const gaps = await firm.ok('GET', `/invoice-series/${series.id}/gaps`);
     expect(gaps.data).toEqual([]);
   });
+  it('writes a paired receipt\'s payment and the invoice\'s paid state before it waits for the series, then numbers it in sequence', async () => {
+    const invoiceSeries = await newSeries(firm, { name: 'RCPTINV' });
+    const invoice = await firm.ok('POST', '/invoices', { client_id: clientId, series_id: invoiceSeries.id, items: [LINE] });
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'LATER' });
+    const first = await firm.ok('POST', '/receipts', { series_id: series.id, client_id: clientId, amount: 1 });
+    expect(first.receipt_number).toBe('LATER-1');
+    let reply: ReturnType<Firm['call']> | undefined;
+    await holdingSeries(series.id, async (_trx, holderPid) => {
+      reply = firm.call('POST', '/receipts', { series_id: series.id, invoice_id: invoice.id, amount: 2 });
+      const waiting = await blockedWriter(holderPid);
+      expect(waiting.query.toLowerCase()).toContain('number_series');
+      expect(waiting.query.toLowerCase()).toContain('for update');
+      expect(waiting.written).toEqual(expect.arrayContaining(['invoices', 'payments']));
+      expect(waiting.written).not.toContain('receipts');
+    });
+    const res = await reply!;
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ receipt_number: 'LATER-2', series_id: series.id, payment: { amount: 2 } });
+    const stored = await server.storage.db.selectFrom('receipts').select(['number', 'payment_id']).where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ number: 2, payment_id: res.body.data.payment.id });
+  });
+
+  it('checks a receipt series again under the lock: locked meanwhile by another device, the receipt is refused, its payment undone', async () => {
+    const invoiceSeries = await newSeries(firm, { name: 'RCPTRACE' });
+    const invoice = await firm.ok('POST', '/invoices', { client_id: clientId, series_id: invoiceSeries.id, items: [LINE] });
+    const series = await firm.ok('POST', '/receipt-series', { prefix: 'RRACE' });
+    let reply: ReturnType<Firm['call']> | undefined;
+    await holdingSeries(series.id, async (trx, holderPid) => {
+      reply = firm.call('POST', '/receipts', { series_id: series.id, invoice_id: invoice.id, amount: 2 });
+      await blockedWriter(holderPid);
+      await trx.updateTable('number_series')
+        .set({ lock_device_id: DEVICE_B.device_id, lock_device_name: DEVICE_B.device_name, lock_device_platform: DEVICE_B.device_platform, locked_at: server.clock.now() })
+        .where('id', '=', series.id).execute();
+    });
+    expectError(await reply!, 409, 'series_locked');
+    expect(await server.storage.db.selectFrom('payments').select('id').where('invoice_id', '=', invoice.id).execute()).toEqual([]);
+    expect(await firm.ok('GET', `/invoices/${invoice.id}`)).toMatchObject({ paid_state: 'unpaid', amount_paid: 0 });
+    await server.storage.db.updateTable('number_series').set({ lock_device_id: null, lock_device_name: null, lock_device_platform: null, locked_at: null }).where('id', '=', series.id).execute();
+    const next = await firm.ok('POST', '/receipts', { series_id: series.id, client_id: clientId, amount: 1 });
+    expect(next.receipt_number).toBe('RRACE-1');
+  });
 });
