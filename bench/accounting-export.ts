@@ -187,8 +187,16 @@ async function main(): Promise<void> {
   for (const n of SIZES) {
     const proc = fork(fileURLToPath(import.meta.url), ['child', String(n)], { execArgv: [...process.execArgv, '--expose-gc'] });
     const results = await new Promise<Result[]>((resolve, reject) => {
-      proc.once('message', (m) => resolve(m as Result[]));
-      proc.once('exit', (code) => (code ? reject(new Error(`child for ${n} exited ${code}`)) : undefined));
+      let answered = false;
+      proc.once('message', (m) => {
+        answered = true;
+        resolve(m as Result[]);
+      });
+      // A child killed by a signal exits with code null, and one whose event loop ran dry with 0: either way
+      // without its results, which must not end the bench silently with no table.
+      proc.once('exit', (code, signal) => {
+        if (!answered) reject(new Error(`child for ${n} ended without its results (code ${code}, signal ${signal})`));
+      });
     });
     bySize.set(n, results);
   }
