@@ -1,10 +1,9 @@
-import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { Readable } from 'node:stream';
 import type { Db } from '../../db/types';
 import { baniToDecimalString } from '../../../shared/money';
 import { purchaseRows, salesRows, CHUNK, pageFrom, type Period } from './journal-source';
 import { KIND_LABELS_RO } from './journal-files';
-import { drained } from './zip-stream';
+import { xlsxStream, type XlsxRow } from './xlsx-stream';
 
 /**
  * Every document of a period in one plain table (CSV or XLSX), for an accountant whose program is not
@@ -78,23 +77,13 @@ export function documentsCsv(db: Db, companyId: string, period: Period, tick?: (
   return Readable.from(lines());
 }
 
+/** Amounts as numbers with two decimals, dates as dates, the rate as a number: what Excel can add up and sort. */
 export function documentsXlsx(db: Db, companyId: string, period: Period, tick?: () => void): Readable {
-  const out = new PassThrough();
-  void (async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet('Documente');
-    const head = ws.addRow([...DOCUMENT_COLUMNS]);
-    head.font = { bold: true };
-    head.commit();
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    yield { cells: [...DOCUMENT_COLUMNS], bold: true };
     for await (const r of documentRows(db, companyId, period, tick)) {
-      const row = ws.addRow([r.kind, r.number, r.date, r.partner, r.cui, r.currency, r.rate, r.base / 100, r.vat / 100, r.total / 100]);
-      for (const c of [8, 9, 10]) row.getCell(c).numFmt = '#,##0.00';
-      row.commit();
-      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
-      await drained(out);
+      yield { cells: [r.kind, r.number, { date: r.date }, r.partner, r.cui, r.currency, r.rate === '' ? null : Number(r.rate), { bani: r.base }, { bani: r.vat }, { bani: r.total }] };
     }
-    ws.commit();
-    await wb.commit();
-  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+  }
+  return xlsxStream({ name: 'Documente', widths: [24, 16, 11, 34, 13, 8, 9, 15, 15, 15], frozenRows: 1, rows: rows() });
 }

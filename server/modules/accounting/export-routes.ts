@@ -56,7 +56,7 @@ const documentsRoute = (format: 'csv' | 'xlsx') =>
     summary: `Every document of the period as ${format.toUpperCase()}`,
     description:
       'Our design. One row per document: issued invoices and stornos, expenses and received invoices, chitanțe; base, VAT and total in RON (the journals\' amounts). ' +
-      (format === 'csv' ? 'UTF-8 with a BOM, comma-separated, dot decimals.' : 'Streamed with exceljs.'),
+      (format === 'csv' ? 'UTF-8 with a BOM, comma-separated, dot decimals.' : 'Streamed row by row; dates are Excel dates (dd.mm.yyyy), amounts and the exchange rate numbers (amounts with two decimals).'),
     tags: ['accounting'],
     scope: 'accounting:read',
     query: zPeriodQuery,

@@ -1,5 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { Readable } from 'node:stream';
 import type { Db } from '../../db/types';
 import { escapeHtml as esc } from '../../../shared/print/pdf-layout';
 import { accumulate, COLUMN_TITLES_RO, type Amounts } from '../../../shared/accounting/journal-math';
@@ -7,10 +6,10 @@ import { formatRon } from '../../../shared/money';
 import { formatDateRo } from '../../../shared/accounting/format';
 import type { JournalKind } from '../../../shared/schemas/accounting';
 import { columnsOf, journalRows } from './journal-build';
-import { drained } from './zip-stream';
+import { xlsxStream, type XlsxRow } from './xlsx-stream';
 import type { JournalRow, JournalWarning, Period } from './journal-source';
 
-/** The journals as files: a streamed XLSX (exceljs' streaming writer) and a printable HTML form, row by row. */
+/** The journals as files: a streamed XLSX (our writer, xlsx-stream.ts) and a printable HTML form, row by row. */
 
 export const JOURNAL_TITLES: Record<JournalKind, string> = { sales: 'Jurnal de vânzări', purchases: 'Jurnal de cumpărări' };
 export const KIND_LABELS_RO: Record<JournalRow<string>['kind'], string> = {
@@ -29,43 +28,33 @@ export async function firmOf(db: Db, companyId: string): Promise<Firm> {
 
 const FIXED_HEAD = ['Nr. crt.', 'Tip', 'Număr document', 'Data', 'Partener', 'CUI/CNP', 'Monedă', 'Curs'];
 
-/** Writes the XLSX into the returned stream as the rows come; an error mid-way ends the stream with it. */
+const FIXED_WIDTHS = [8, 24, 16, 11, 34, 13, 8, 9];
+
+/** The journal as an XLSX, written row by row as the ZIP asks for more; an error mid-way ends the stream with it. */
 export function journalXlsx(db: Db, companyId: string, kind: JournalKind, period: Period, firm: Firm, tick: () => void = () => undefined): Readable {
-  const out = new PassThrough();
   const columns = columnsOf(kind);
-  void (async () => {
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-    const ws = wb.addWorksheet(JOURNAL_TITLES[kind]);
-    ws.addRow([`${JOURNAL_TITLES[kind]} – ${firm.name}, CUI ${firm.cui}`]).commit();
-    ws.addRow([`Perioada ${formatDateRo(period.start_date)} – ${formatDateRo(period.end_date)}; sume în lei`]).commit();
-    const head = ws.addRow([...FIXED_HEAD, ...columns.map((c) => COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO])]);
-    head.font = { bold: true };
-    head.commit();
+  async function* rows(): AsyncGenerator<XlsxRow> {
+    yield { cells: [`${JOURNAL_TITLES[kind]} – ${firm.name}, CUI ${firm.cui}`], bold: true };
+    yield { cells: [`Perioada ${formatDateRo(period.start_date)} – ${formatDateRo(period.end_date)}; sume în lei`] };
+    yield { cells: [...FIXED_HEAD, ...columns.map((c) => COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c)], bold: true };
     const totals: Amounts<string> = {};
     const warnings: JournalWarning[] = [];
     let n = 0;
     for await (const row of journalRows(db, companyId, kind, period, warnings)) {
       n += 1;
       accumulate(totals, row.amounts);
-      const r = ws.addRow([
-        n, KIND_LABELS_RO[row.kind], row.number, row.date, row.partner_name, row.partner_cui ?? '', row.currency, row.exchange_rate ?? '',
-        ...columns.map((c) => (row.amounts[c] ?? 0) / 100),
-      ]);
-      for (let i = FIXED_HEAD.length + 1; i <= FIXED_HEAD.length + columns.length; i += 1) r.getCell(i).numFmt = '#,##0.00';
-      r.commit();
+      yield {
+        cells: [
+          n, KIND_LABELS_RO[row.kind], row.number, { date: row.date }, row.partner_name, row.partner_cui ?? '', row.currency, row.exchange_rate,
+          ...columns.map((c) => ({ bani: row.amounts[c] ?? 0 })),
+        ],
+      };
       tick();
-      // exceljs' writer does not wait for its reader: without this a slow client lets the sheet pile up in memory.
-      await drained(out);
     }
-    const t = ws.addRow(['', 'TOTAL', '', '', '', '', '', '', ...columns.map((c) => (totals[c] ?? 0) / 100)]);
-    t.font = { bold: true };
-    for (let i = FIXED_HEAD.length + 1; i <= FIXED_HEAD.length + columns.length; i += 1) t.getCell(i).numFmt = '#,##0.00';
-    t.commit();
-    for (const w of warnings) ws.addRow([`Nu este inclus: ${w.number} (curs de schimb lipsă)`]).commit();
-    ws.commit();
-    await wb.commit();
-  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
-  return out;
+    yield { cells: ['', 'TOTAL', '', '', '', '', '', '', ...columns.map((c) => ({ bani: totals[c] ?? 0 }))], bold: true };
+    for (const w of warnings) yield { cells: [`Nu este inclus: ${w.number} (curs de schimb lipsă)`] };
+  }
+  return xlsxStream({ name: JOURNAL_TITLES[kind], widths: [...FIXED_WIDTHS, ...columns.map(() => 15)], frozenRows: 3, rows: rows() });
 }
 
 const PRINT_CSS = `

@@ -49,7 +49,7 @@ const getJournalXlsx = (kind: JournalKind) => defineRoute({
   path: `/accounting/journals/${kind}/xlsx`,
   operationId: `get${Kind[kind]}JournalXlsx`,
   summary: `${JOURNAL_TITLES[kind]} as an XLSX spreadsheet`,
-  description: `${JOURNAL_DOC} Streamed as it is written (exceljs' streaming writer): memory stays flat however long the period.`,
+  description: `${JOURNAL_DOC} Streamed as it is written, a row read only when the previous bytes have gone out: memory stays flat however long the period. Dates are Excel dates (dd.mm.yyyy), amounts numbers with two decimals.`,
   tags: ['accounting'],
   scope: 'accounting:read',
   query: zPeriodQuery,

@@ -297,7 +297,33 @@ describe.each(DIALECTS)('VAT journals (%s)', (dialect) => {
     for (const column of json.columns as string[]) {
       const idx = head.indexOf(json.column_titles[column]) + 1;
       expect(idx, column).toBeGreaterThan(0);
+      expect(totalRow.getCell(idx).type, column).toBe(ExcelJS.ValueType.Number);
+      expect(totalRow.getCell(idx).numFmt, column).toBe('#,##0.00');
       expect(toBani(Number(totalRow.getCell(idx).value)), column).toBe(toBani(json.totals[column]));
     }
+    // Each document's row as the JSON journal has it: the date an Excel date, the rate and every amount
+    // a number with two decimals (what the accountant adds up), the amounts summing to the total row.
+    const rows = json.rows.data as { position: number; number: string; date: string; partner_name: string; currency: string; exchange_rate: number | null; amounts: Record<string, number> }[];
+    expect(rows).toHaveLength(json.document_count);
+    const sums: Record<string, number> = {};
+    rows.forEach((r, i) => {
+      const x = ws.getRow(4 + i);
+      expect(x.getCell(1).value).toBe(r.position);
+      expect(x.getCell(3).value).toBe(r.number);
+      expect(x.getCell(4).value).toEqual(new Date(`${r.date}T00:00:00Z`));
+      expect(x.getCell(4).numFmt).toBe('dd.mm.yyyy');
+      expect(x.getCell(5).value).toBe(r.partner_name);
+      expect(x.getCell(7).value).toBe(r.currency);
+      expect(x.getCell(8).value).toBe(r.exchange_rate);
+      for (const column of json.columns as string[]) {
+        const cell = x.getCell(head.indexOf(json.column_titles[column]) + 1);
+        expect(cell.type, `${r.number} ${column}`).toBe(ExcelJS.ValueType.Number);
+        expect(cell.numFmt).toBe('#,##0.00');
+        expect(cell.value, `${r.number} ${column}`).toBe(r.amounts[column] ?? 0);
+        sums[column] = (sums[column] ?? 0) + toBani(Number(cell.value));
+      }
+    });
+    for (const column of json.columns as string[]) expect(sums[column], column).toBe(toBani(Number(totalRow.getCell(head.indexOf(json.column_titles[column]) + 1).value)));
+    expect(rows.some((r) => r.exchange_rate !== null), 'the period has a document in EUR').toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync } from 'fflate';
+import ExcelJS from 'exceljs';
 import { openDbf } from 'shapefile';
 import { DIALECTS } from '../../support/storage';
 import type { TestServer } from '../../support/server';
@@ -128,5 +129,38 @@ describe.each(DIALECTS)('Saga export (%s)', (dialect) => {
     const sales = await firm.ok('GET', `/accounting/journals/sales?${PERIOD}`);
     const salesTotal = lines.slice(1).filter((l) => /^Factură( storno)?,/.test(l)).reduce((s, l) => s + toBani(Number(l.split(',').at(-1))), 0);
     expect(salesTotal).toBe(toBani(sales.totals.total));
+  });
+
+  it('the XLSX of every document: the CSV\'s rows, with dates as Excel dates and amounts as numbers', async () => {
+    const auth = { headers: { authorization: `Bearer ${firm.key}` } };
+    const csv = (await (await fetch(`${server.base}/accounting/exports/documents/csv?${PERIOD}`, auth)).text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const res = await fetch(`${server.base}/accounting/exports/documents/xlsx?${PERIOD}`, auth);
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    expect(ws.rowCount).toBe(csv.length);
+    expect((ws.getRow(1).values as unknown[]).slice(1).join(',')).toBe(csv[0]);
+    // The fixture's names have no comma or quote: a plain split reads the CSV.
+    csv.slice(1).forEach((line, i) => {
+      const [kind, number, date, partner, cui, currency, rate, base, vat, total] = line.split(',');
+      const row = ws.getRow(2 + i);
+      expect([row.getCell(1).value, row.getCell(2).value, row.getCell(4).value, row.getCell(6).value]).toEqual([kind, number, partner, currency]);
+      expect(row.getCell(5).value ?? '').toBe(cui);
+      expect(row.getCell(3).value).toEqual(new Date(`${date!}T00:00:00Z`));
+      expect(row.getCell(3).numFmt).toBe('dd.mm.yyyy');
+      expect(row.getCell(7).value).toBe(rate === '' ? null : Number(rate));
+      [base, vat, total].forEach((amount, k) => {
+        const cell = row.getCell(8 + k);
+        expect(cell.type, `${number!} ${k}`).toBe(ExcelJS.ValueType.Number);
+        expect(cell.numFmt).toBe('#,##0.00');
+        expect(toBani(Number(cell.value))).toBe(toBani(Number(amount)));
+      });
+    });
+    const sales = await firm.ok('GET', `/accounting/journals/sales?${PERIOD}`);
+    let salesTotal = 0;
+    for (let r = 2; r <= ws.rowCount; r += 1) if (/^Factură( storno)?$/.test(String(ws.getRow(r).getCell(1).value))) salesTotal += toBani(Number(ws.getRow(r).getCell(10).value));
+    expect(salesTotal).toBe(toBani(sales.totals.total));
+    expect(csv.slice(1).some((l) => l.split(',')[6] !== ''), 'the month has a document in EUR').toBe(true);
   });
 });
