@@ -68,6 +68,11 @@ export function seedHistory(db: SeedDb, invoices: number): void {
 
 /** The 99th percentile (nearest rank). */
 export function p99(values: number[]): number {
+  return percentile(values, 0.99);
+}
+
+/** The value that `share` of the samples do not exceed (nearest rank). */
+export function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * share) - 1))] ?? NaN;
 }
