@@ -20,6 +20,8 @@ interface RawReply {
   sentBeforeReply: number;
   /** Body bytes written in all (the sender stops once the server answered or closed). */
   sent: number;
+  /** The connection was reset by the server. */
+  reset: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ function rawPost(url: string, head: string, bodyBytes: number, chunked: boolean)
     let reply = '';
     let sent = 0;
     let sentBeforeReply = -1;
+    let reset = false;
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no reply after ${sent} bytes`));
@@ -42,14 +45,20 @@ function rawPost(url: string, head: string, bodyBytes: number, chunked: boolean)
       if (sentBeforeReply < 0) sentBeforeReply = sent;
       reply += d.toString('utf8');
     });
-    socket.on('error', () => undefined);
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
+    });
     socket.on('close', () => {
       clearTimeout(timer);
+      if (reply === '' && reset) {
+        resolve({ status: 0, headers: {}, body: null as unknown as RawReply['body'], sentBeforeReply, sent, reset });
+        return;
+      }
       const [top = '', body = ''] = reply.split('\r\n\r\n');
       const [statusLine = '', ...lines] = top.split('\r\n');
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
       try {
-        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as RawReply['body'], sentBeforeReply, sent });
+        resolve({ status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as RawReply['body'], sentBeforeReply, sent, reset });
       } catch {
         reject(new Error(`not an envelope after ${sent} bytes: ${reply.slice(0, 300)}`));
       }
@@ -146,7 +155,15 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
     // Far past the limit: loopback socket buffers can hold several MiB the server never reads.
     const total = 4 * LIMIT;
     const r = await rawPost(server.url, head('POST', '/invoices', 'Transfer-Encoding: chunked\r\n'), total, true);
-    expect413(r, total);
+    if (r.status === 0) {
+      // Known race (2 runs in about 20 here, under load): Fastify cuts a chunked body at the limit, answers 413 and closes
+      // while the rest of the body is still arriving; the kernel then resets the connection, and the reset
+      // can overtake the reply. The server still stopped reading long before the end.
+      expect(r.reset).toBe(true);
+      expect(r.sent).toBeLessThan(total);
+    } else {
+      expect413(r, total);
+    }
     expect(await stored()).toEqual(before);
   }, 90_000);
 
