@@ -1,6 +1,6 @@
 import {
-  UblParseError, at, attrOf, bani, divRound, kids, partyIdentifiers, parseXmlRootSafely, parsedUblInvoiceSchema, percentToBp, readUbl, required,
-  textAt, textOf, toSafe, toScaled, toScaledBig, type ParsedUblInvoice, type XmlRoot,
+  UblParseError, at, attrOf, bani, divRound, firstText, kids, partyIdentifiers, referenceDate, parseXmlRootSafely, parsedUblInvoiceSchema, percentToBp, readUbl, required,
+  textAt, textOf, toSafe, toScaled, toScaledBig, type DocumentReferences, type ParsedUblInvoice, type XmlRoot,
 } from './ubl-read';
 
 /**
@@ -50,6 +50,42 @@ function readParty(p: unknown, role: 'supplier' | 'customer'): ParsedUblInvoice[
     email: textAt(p, 'URIUniversalCommunication', 'URIID') ?? textAt(p, 'DefinedTradeContact', 'EmailURIUniversalCommunication', 'URIID'),
     phone: textAt(p, 'DefinedTradeContact', 'TelephoneUniversalCommunication', 'CompleteNumber'),
   };
+}
+
+/**
+ * BT-10..18 and BG-3 in CII (EN 16931-3-3): the agreement holds the buyer reference, the orders, the
+ * contract, the project and the additional documents, where type 50 is the tender or lot (BT-17) and
+ * type 130 the invoiced object (BT-18, its scheme in ReferenceTypeCode); the delivery holds the despatch
+ * and receiving advices; the settlement the preceding invoices.
+ */
+function readCiiReferences(agreement: unknown, delivery: unknown, settlement: unknown): DocumentReferences {
+  const additional = kids(agreement, 'AdditionalReferencedDocument').filter((r) => textAt(r, 'IssuerAssignedID') !== null);
+  const ofType = (code: string) => additional.find((r) => textAt(r, 'TypeCode') === code);
+  const tender = ofType('50');
+  const object = ofType('130');
+  return {
+    buyer_reference: textAt(agreement, 'BuyerReference'),
+    order_reference: firstText(kids(agreement, 'BuyerOrderReferencedDocument'), 'IssuerAssignedID'),
+    sales_order_reference: firstText(kids(agreement, 'SellerOrderReferencedDocument'), 'IssuerAssignedID'),
+    contract_reference: firstText(kids(agreement, 'ContractReferencedDocument'), 'IssuerAssignedID'),
+    project_reference: firstText(kids(agreement, 'SpecifiedProcuringProject'), 'ID'),
+    tender_reference: tender ? textAt(tender, 'IssuerAssignedID') : null,
+    despatch_reference: firstText(kids(delivery, 'DespatchAdviceReferencedDocument'), 'IssuerAssignedID'),
+    receipt_reference: firstText(kids(delivery, 'ReceivingAdviceReferencedDocument'), 'IssuerAssignedID'),
+    invoiced_object: object ? { id: textAt(object, 'IssuerAssignedID')!, scheme_id: textAt(object, 'ReferenceTypeCode') } : null,
+    preceding_invoices: kids(settlement, 'InvoiceReferencedDocument')
+      .filter((r) => textAt(r, 'IssuerAssignedID') !== null)
+      .map((r) => ({ number: textAt(r, 'IssuerAssignedID')!, issue_date: lenientCiiDate(at(r, 'FormattedIssueDateTime')) })),
+  };
+}
+
+/** A reference's date: null when absent or unreadable, since an optional reference never refuses a bill. */
+function lenientCiiDate(node: unknown): string | null {
+  try {
+    return referenceDate(ciiDate(node, 'reference date'));
+  } catch {
+    return null;
+  }
 }
 
 export function readCii({ root }: XmlRoot): ParsedUblInvoice {
@@ -119,7 +155,7 @@ export function readCii({ root }: XmlRoot): ParsedUblInvoice {
     };
   });
 
-  const preceding = at(settlement, 'InvoiceReferencedDocument');
+  const references = readCiiReferences(agreement, at(tx, 'ApplicableHeaderTradeDelivery'), settlement);
   const notes = kids(doc, 'IncludedNote').map((n) => textAt(n, 'Content')).filter((s): s is string => Boolean(s));
   const iban = kids(settlement, 'SpecifiedTradeSettlementPaymentMeans').map((m) => textAt(m, 'PayeePartyCreditorFinancialAccount', 'IBANID')).find((x) => x !== null) ?? null;
   const taxBasis = required(sums, 'total without VAT', 'TaxBasisTotalAmount');
@@ -148,10 +184,9 @@ export function readCii({ root }: XmlRoot): ParsedUblInvoice {
     },
     vat_breakdown: vatBreakdown,
     lines,
-    order_reference: textAt(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'),
-    billing_reference: preceding === undefined
-      ? null
-      : { number: required(preceding, 'preceding invoice number', 'IssuerAssignedID'), issue_date: ciiDate(at(preceding, 'FormattedIssueDateTime'), 'preceding invoice date') },
+    order_reference: references.order_reference,
+    billing_reference: references.preceding_invoices[0] ?? null,
+    references,
     note: notes.length ? notes.join('\n') : null,
     payment_iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null,
   };

@@ -47,6 +47,42 @@ const partySchema = z.object({
   phone: nullableText,
 });
 
+/** A preceding invoice (BG-3): its number (BT-25) and, when given, its issue date (BT-26). */
+const precedingInvoiceSchema = z.object({ number: z.string(), issue_date: isoDate.nullable() });
+
+/**
+ * The document references of EN 16931 (BT-10..18, BG-3), named as in our own document model so a
+ * written and a read document compare member by member. An empty element is absent (null), never "".
+ */
+export const documentReferencesSchema = z.object({
+  /** BT-10 */
+  buyer_reference: nullableText,
+  /** BT-13, the buyer's purchase order. */
+  order_reference: nullableText,
+  /** BT-14, the seller's sales order. */
+  sales_order_reference: nullableText,
+  /** BT-12 */
+  contract_reference: nullableText,
+  /** BT-11 */
+  project_reference: nullableText,
+  /** BT-17, tender or lot. */
+  tender_reference: nullableText,
+  /** BT-16, despatch advice (aviz de însoțire). */
+  despatch_reference: nullableText,
+  /** BT-15, receiving advice (NIR). */
+  receipt_reference: nullableText,
+  /** BT-18 and its scheme (BT-18-1, UNTDID 1153), e.g. a meter or a subscription. */
+  invoiced_object: z.object({ id: z.string(), scheme_id: nullableText }).nullable(),
+  /** BG-3, every preceding invoice in document order. */
+  preceding_invoices: z.array(precedingInvoiceSchema),
+});
+export type DocumentReferences = z.infer<typeof documentReferencesSchema>;
+
+export const NO_REFERENCES: DocumentReferences = {
+  buyer_reference: null, order_reference: null, sales_order_reference: null, contract_reference: null, project_reference: null,
+  tender_reference: null, despatch_reference: null, receipt_reference: null, invoiced_object: null, preceding_invoices: [],
+};
+
 export const parsedUblInvoiceSchema = z.object({
   kind: z.enum(['invoice', 'credit_note']),
   invoice_number: z.string().min(1),
@@ -101,7 +137,9 @@ export const parsedUblInvoiceSchema = z.object({
     }),
   ),
   order_reference: nullableText,
-  billing_reference: z.object({ number: z.string(), issue_date: isoDate.nullable() }).nullable(),
+  /** The first preceding invoice (what a credit note corrects); all of them are in `references`. */
+  billing_reference: precedingInvoiceSchema.nullable(),
+  references: documentReferencesSchema,
   note: nullableText,
   payment_iban: nullableText,
 });
@@ -290,6 +328,51 @@ export function percentToBp(t: string | null): number {
   return t === null ? 0 : toScaled(t, 2, 'VAT percent');
 }
 
+// ---- document references ----
+
+/** A date of a reference as ISO, or null when absent or not a date: an optional reference never refuses a bill. */
+export function referenceDate(t: string | null): string | null {
+  return t !== null && /^\d{4}-\d{2}-\d{2}$/.test(t) ? t : null;
+}
+
+/**
+ * BT-10..18 and BG-3 in UBL (EN 16931-3-2). The two document types differ: an Invoice has
+ * ProjectReference for BT-11, a CreditNote has none and carries BT-11 as an AdditionalDocumentReference
+ * of type 50 (the EN 16931 schematron allows type 50 only in a CreditNote). BT-17 is the
+ * OriginatorDocumentReference in both; BT-18 is the AdditionalDocumentReference of type 130. Any
+ * other AdditionalDocumentReference is a supporting document (BG-24), not a reference.
+ */
+function readUblReferences(root: unknown, isCredit: boolean): DocumentReferences {
+  const additional = kids(root, 'AdditionalDocumentReference').filter((r) => textAt(r, 'ID') !== null);
+  const ofType = (code: string) => additional.find((r) => textAt(r, 'DocumentTypeCode') === code);
+  const object = ofType('130');
+  const projectOfCreditNote = isCredit ? ofType('50') : undefined;
+  return {
+    buyer_reference: textAt(root, 'BuyerReference'),
+    order_reference: textAt(root, 'OrderReference', 'ID'),
+    sales_order_reference: textAt(root, 'OrderReference', 'SalesOrderID'),
+    contract_reference: firstText(kids(root, 'ContractDocumentReference'), 'ID'),
+    project_reference: (isCredit ? null : firstText(kids(root, 'ProjectReference'), 'ID')) ?? (projectOfCreditNote ? textAt(projectOfCreditNote, 'ID') : null),
+    tender_reference: firstText(kids(root, 'OriginatorDocumentReference'), 'ID'),
+    despatch_reference: firstText(kids(root, 'DespatchDocumentReference'), 'ID'),
+    receipt_reference: firstText(kids(root, 'ReceiptDocumentReference'), 'ID'),
+    invoiced_object: object ? { id: textAt(object, 'ID')!, scheme_id: attrOf(at(object, 'ID'), 'schemeID') } : null,
+    preceding_invoices: kids(root, 'BillingReference')
+      .flatMap((b) => kids(b, 'InvoiceDocumentReference'))
+      .filter((r) => textAt(r, 'ID') !== null)
+      .map((r) => ({ number: textAt(r, 'ID')!, issue_date: referenceDate(textAt(r, 'IssueDate')) })),
+  };
+}
+
+/** The first non-empty text among repeated elements (UBL allows several despatch or receipt references; EN 16931 takes one). */
+export function firstText(nodes: unknown[], ...path: string[]): string | null {
+  for (const n of nodes) {
+    const t = textAt(n, ...path);
+    if (t !== null) return t;
+  }
+  return null;
+}
+
 // ---- the document ----
 
 const parser = new XMLParser({
@@ -417,7 +500,7 @@ export function readUbl({ root, local, ns }: XmlRoot): ParsedUblInvoice {
     };
   });
 
-  const billing = at(root, 'BillingReference', 'InvoiceDocumentReference');
+  const references = readUblReferences(root, isCredit);
   const notes = kids(root, 'Note').map(textOf).filter((s): s is string => Boolean(s));
   const iban = kids(root, 'PaymentMeans').map((m) => textAt(m, 'PayeeFinancialAccount', 'ID')).find((x) => x !== null) ?? null;
 
@@ -445,8 +528,9 @@ export function readUbl({ root, local, ns }: XmlRoot): ParsedUblInvoice {
     },
     vat_breakdown: vatBreakdown,
     lines,
-    order_reference: textAt(root, 'OrderReference', 'ID'),
-    billing_reference: billing === undefined ? null : { number: required(billing, 'preceding invoice number', 'ID'), issue_date: textAt(billing, 'IssueDate') },
+    order_reference: references.order_reference,
+    billing_reference: references.preceding_invoices[0] ?? null,
+    references,
     note: notes.length ? notes.join('\n') : null,
     payment_iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null,
   };

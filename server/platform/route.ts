@@ -315,7 +315,12 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       }
       if (route.bodyLimit !== undefined) {
         const declared = Number(request.headers['content-length']);
-        if (declared > route.bodyLimit) throw route.bodyTooLarge?.(declared) ?? new ApiError(413, 'invalid_request_error', 'body_too_large');
+        if (declared > route.bodyLimit) {
+          // As Fastify does for its own limit: the caller will send the body anyway, and on a kept-alive
+          // connection Node would read all of it (whatever length was declared) to reach the next request.
+          reply.header('connection', 'close');
+          throw route.bodyTooLarge?.(declared) ?? new ApiError(413, 'invalid_request_error', 'body_too_large');
+        }
       }
       request.tejgheaAdmitted = { locale, now, auth };
     },

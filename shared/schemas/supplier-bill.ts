@@ -72,6 +72,38 @@ export const zSupplierBillLine = z.object({
   vat_rate: z.number(),
 });
 
+/**
+ * The document references the supplier's e-Factura carries (EN 16931 BT-10..18 and BG-3), as read from
+ * either syntax. Named as an invoice's `references` for the kinds both have; our design
+ * (docs/api-decisions.md): each member is null when the XML has no such reference or an empty one. A
+ * bill entered by hand has only `order`.
+ */
+export const zSupplierBillReferences = z.object({
+  /** BT-13: our purchase order, as the supplier quotes it. */
+  order: z.string().nullable(),
+  /** BT-12 */
+  contract: z.string().nullable(),
+  /** BT-10: the buyer's reference (a public buyer's commitment number, a cost centre). */
+  buyer: z.string().nullable(),
+  /** BT-16: despatch advice (aviz de însoțire). */
+  despatch: z.string().nullable(),
+  /** BT-15: receiving advice (notă de recepție). */
+  receipt: z.string().nullable(),
+  /** BT-11 */
+  project: z.string().nullable(),
+  /** BT-17: tender or lot. */
+  tender: z.string().nullable(),
+  /** BT-18: the invoiced object (a meter, a subscription, a vehicle...). */
+  invoiced_object: z.string().nullable(),
+  /** BT-18-1: the scheme of the invoiced object (UNTDID 1153, e.g. AGU, ABT). */
+  invoiced_object_scheme: z.string().nullable(),
+  /** BT-14: the supplier's own sales order. */
+  sales_order: z.string().nullable(),
+  /** BG-3: the invoices this one corrects or follows (BT-25, BT-26), in document order. */
+  preceding_invoices: z.array(z.object({ number: z.string(), issue_date: z.string().nullable() })),
+});
+export type SupplierBillReferences = z.infer<typeof zSupplierBillReferences>;
+
 export const zSupplierBalance = z.object({
   unpaid_total: z.number(),
   unpaid_count: z.number().int(),
@@ -102,6 +134,7 @@ export const zSupplierBill = z.object({
   efactura_message_id: z.number().int().nullable(),
   efactura_pdf_url: z.string().nullable(),
   order_reference: z.string().nullable(),
+  references: zSupplierBillReferences,
   note: z.string().nullable(),
   created_at: zTimestamp,
   updated_at: zTimestamp,

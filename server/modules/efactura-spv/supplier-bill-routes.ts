@@ -164,7 +164,7 @@ const createBill = defineRoute({
         invoice_type_code: b.invoice_type_code, issue_date: b.issue_date, due_date: b.due_date ?? null, currency: b.currency,
         tax_exclusive_bani: net, tax_bani: tax, tax_inclusive_bani: net + tax, payable_bani: net + tax, paid_bani: 0,
         status: billStatus(net + tax, 0), payment_date: null, payment_amount_bani: null, order_reference: b.order_reference ?? null,
-        note: b.note ?? null, supplier_json: null, created_at: ctx.now, updated_at: ctx.now,
+        note: b.note ?? null, supplier_json: null, references_json: null, created_at: ctx.now, updated_at: ctx.now,
       })
       .execute();
     const row = await loadBill(ctx, id);

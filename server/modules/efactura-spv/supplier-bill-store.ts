@@ -10,10 +10,12 @@ import {
   SUPPLIER_BILL_EXPANSIONS,
   type SupplierBill,
   type SupplierBillExpansion,
+  type SupplierBillReferences,
 } from '../../../shared/schemas/supplier-bill';
 import { toClient } from '../catalog/clients';
 import { findExpense, viewExpense } from '../expenses/store';
 import { supplierVatId } from '../expenses/suppliers';
+import { NO_REFERENCES, documentReferencesSchema } from '../../efactura/ubl-read';
 import type { SupplierBillLinesTable, SupplierBillsTable } from './tables';
 
 export type BillRow = Selectable<SupplierBillsTable>;
@@ -165,6 +167,29 @@ export function lineView(l: BillLineRow): NonNullable<SupplierBill['lines']>[num
   };
 }
 
+/**
+ * The references of a bill as the API names them: from the reader's JSON kept at import, or for a bill
+ * entered by hand (or imported before migration 0420) only the order number it was given. A stored value
+ * that no longer parses shows as that fallback rather than failing the whole bill.
+ */
+export function billReferences(row: Pick<BillRow, 'references_json' | 'order_reference'>): SupplierBillReferences {
+  const parsed = row.references_json ? documentReferencesSchema.safeParse(JSON.parse(row.references_json)) : null;
+  const r = parsed?.success ? parsed.data : { ...NO_REFERENCES, order_reference: row.order_reference };
+  return {
+    order: r.order_reference,
+    contract: r.contract_reference,
+    buyer: r.buyer_reference,
+    despatch: r.despatch_reference,
+    receipt: r.receipt_reference,
+    project: r.project_reference,
+    tender: r.tender_reference,
+    invoiced_object: r.invoiced_object?.id ?? null,
+    invoiced_object_scheme: r.invoiced_object?.scheme_id ?? null,
+    sales_order: r.sales_order_reference,
+    preceding_invoices: r.preceding_invoices,
+  };
+}
+
 export async function billView(db: Db, row: BillRow, o: ViewOptions): Promise<SupplierBill> {
   const payable = Number(row.payable_bani);
   const paid = Number(row.paid_bani);
@@ -195,6 +220,7 @@ export async function billView(db: Db, row: BillRow, o: ViewOptions): Promise<Su
     efactura_message_id: row.efactura_message_id === null ? null : Number(row.efactura_message_id),
     efactura_pdf_url: row.efactura_message_id === null ? null : `${o.base}/supplier-bills/${row.id}/efactura-pdf`,
     order_reference: row.order_reference,
+    references: billReferences(row),
     note: row.note,
     created_at: Number(row.created_at),
     updated_at: Number(row.updated_at),

@@ -101,6 +101,7 @@ export async function importParsed(c: ImportContext, m: EfacturaMessage, xml: st
       payable_bani: payable,
       order_reference: parsed.order_reference,
       supplier_json: JSON.stringify(party),
+      references_json: JSON.stringify(parsed.references),
       updated_at: c.now,
     };
     if (manual) {

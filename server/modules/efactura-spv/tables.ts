@@ -156,6 +156,8 @@ export interface SupplierBillsTable {
   note: string | null;
   /** JSON of the supplier party as the XML names it (kept even if the supplier row changes). */
   supplier_json: string | null;
+  /** JSON of the document references as read from the XML (DocumentReferences); null when entered by hand. Migration 0420. */
+  references_json: string | null;
   created_at: number;
   updated_at: number;
 }

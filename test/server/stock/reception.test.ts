@@ -34,7 +34,7 @@ describe.each(DIALECTS)('reception (NIR), counts and transfers on %s', (dialect)
       id, company_id: firm.companyId, work_point_id: firm.workPointId, supplier_id: sid, expense_id: null, client_id: null, efactura_message_id: null,
       source: 'spv', kind: 'invoice', invoice_number: number, invoice_type_code: '380', issue_date: '2026-11-02', due_date: null, currency: 'RON',
       tax_exclusive_bani: net, tax_bani: 0, tax_inclusive_bani: net, payable_bani: net, paid_bani: 0, status: 'unpaid', payment_date: null,
-      payment_amount_bani: null, order_reference: null, note: null, supplier_json: null, created_at: now, updated_at: now,
+      payment_amount_bani: null, order_reference: null, note: null, supplier_json: null, references_json: null, created_at: now, updated_at: now,
     }).execute();
     await db.insertInto('supplier_bill_lines').values(lines.map((l, i) => ({
       id: newId('sbl'), bill_id: id, position: i + 1, line_id: String(i + 1), name: l.name, description: null, quantity_milli: l.qty * 1000,
