@@ -18,6 +18,9 @@ import { unknownMembers } from './unknown-members';
 import { todayAt } from './bucharest-time';
 import { addMessages } from './messages';
 
+/** How far past a route's own body limit a refused body is still read (and dropped) to keep its answer safe. */
+const DRAINED_BODY_FACTOR = 4;
+
 addMessages({
   unknown_parameter: {
     en: 'The request has members this endpoint does not know (see `fields`); nothing was done.',
@@ -316,9 +319,11 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       if (route.bodyLimit !== undefined) {
         const declared = Number(request.headers['content-length']);
         if (declared > route.bodyLimit) {
-          // As Fastify does for its own limit: the caller will send the body anyway, and on a kept-alive
-          // connection Node would read all of it (whatever length was declared) to reach the next request.
-          reply.header('connection', 'close');
+          // A body up to a few times the limit is read and dropped after the answer (Node does that on a
+          // kept-alive connection): closing with it unread makes the kernel reset the connection, and a
+          // client still sending (fetch does) may lose the 413 and its Romanian message to the reset. A
+          // larger declared body is not worth reading: the connection closes after the answer.
+          if (declared > route.bodyLimit * DRAINED_BODY_FACTOR) reply.header('connection', 'close');
           throw route.bodyTooLarge?.(declared) ?? new ApiError(413, 'invalid_request_error', 'body_too_large');
         }
       }

@@ -44,6 +44,10 @@ function rawPost(url: string, head: string, bodyBytes: number, chunked: boolean)
     socket.on('data', (d: Buffer) => {
       if (sentBeforeReply < 0) sentBeforeReply = sent;
       reply += d.toString('utf8');
+      // A whole answer on a connection the server keeps (it drains a body a few times the limit): done.
+      const end = reply.indexOf('\r\n\r\n');
+      const length = end < 0 ? null : /\r\ncontent-length:\s*(\d+)/i.exec(reply.slice(0, end));
+      if (end >= 0 && length && Buffer.byteLength(reply.slice(end + 4)) >= Number(length[1])) socket.destroy();
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') reset = true;
@@ -115,7 +119,7 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
     return { invoices: invoices.length, lines: lines.length, clients: clients.length };
   };
 
-  const expect413 = (r: RawReply, total: number) => {
+  const expect413 = (r: RawReply, total: number, connection: 'keep-alive' | 'close') => {
     expect(r.status).toBe(413);
     expect(r.body).toMatchObject({ success: false, error: { code: 'body_too_large', status: 413, type: 'invalid_request_error' }, meta: { version: 'v1' } });
     expect(r.body.error.message.length).toBeGreaterThan(5);
@@ -124,8 +128,9 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
     // Answered while most of the body was still unsent: the server did not read it all first.
     expect(r.sentBeforeReply).toBeGreaterThanOrEqual(0);
     expect(r.sentBeforeReply).toBeLessThan(total);
-    // And the connection closes: kept alive, Node would read the rest of the body to reach the next request.
-    expect(r.headers.connection).toBe('close');
+    // Up to 4 times the limit the server reads the rest and drops it (a client still sending gets the
+    // answer, not a reset); beyond, it closes the connection after the answer.
+    expect(r.headers.connection).toBe(connection);
     expect(r.sent).toBeLessThan(total);
   };
 
@@ -135,7 +140,7 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
   it('POST /invoices with a declared length one byte over the limit: 413 before the body is read, nothing stored', async () => {
     const before = await stored();
     const r = await rawPost(server.url, head('POST', '/invoices', `Content-Length: ${LIMIT + 1}\r\n`), LIMIT + 1, false);
-    expect413(r, LIMIT + 1);
+    expect413(r, LIMIT + 1, 'keep-alive');
     // Declared too large: refused on the head alone, before a quarter of the body could pass.
     expect(r.sentBeforeReply).toBeLessThan(LIMIT / 4);
     expect(await stored()).toEqual(before);
@@ -145,7 +150,7 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
     const before = await stored();
     const huge = 10 * 1024 * 1024 * 1024;
     const r = await rawPost(server.url, head('POST', '/invoices', `Content-Length: ${huge}\r\n`), huge, false);
-    expect413(r, huge);
+    expect413(r, huge, 'close');
     expect(r.sentBeforeReply).toBeLessThan(LIMIT / 4);
     expect(await stored()).toEqual(before);
   }, 90_000);
@@ -162,7 +167,7 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
       expect(r.reset).toBe(true);
       expect(r.sent).toBeLessThan(total);
     } else {
-      expect413(r, total);
+      expect413(r, total, 'close');
     }
     expect(await stored()).toEqual(before);
   }, 90_000);
@@ -170,7 +175,7 @@ describe.each(DIALECTS)('invoice bodies at and over the 16 MiB limit on %s', (di
   it('PUT /invoices/{id} over the limit: 413, the draft unchanged', async () => {
     const draftBefore = (await server.api(key, 'GET', `/invoices/${draftId}`)).body.data;
     const r = await rawPost(server.url, head('PUT', `/invoices/${draftId}`, `Content-Length: ${LIMIT + 1}\r\n`), LIMIT + 1, false);
-    expect413(r, LIMIT + 1);
+    expect413(r, LIMIT + 1, 'keep-alive');
     const draftAfter = (await server.api(key, 'GET', `/invoices/${draftId}`)).body.data;
     expect(draftAfter.lines).toEqual(draftBefore.lines);
     expect(draftAfter.updated_at).toBe(draftBefore.updated_at);
