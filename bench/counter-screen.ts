@@ -32,6 +32,8 @@ import { benchBarcode, cacheServiceProducts, catalogueCsv, p99, percentile, seed
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 50_000);
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+/** Enough to load the page's code and warm the caches; every sale spends the contract's request budget. */
+const WARM_UP_ROUNDS = Math.min(ROUNDS, 20);
 const SCAN_BUDGET_MS = 16;
 const F9_BUDGET_MS = 150;
 
@@ -100,7 +102,12 @@ async function sale(page: Page, code: string): Promise<{ scan: Timing; issue: Ti
   return { scan, issue };
 }
 
-async function measure(desktop: Desktop, server: E2eServer, label: string, codes: () => string): Promise<Figures> {
+/**
+ * `last`: nothing is measured after this phase, so the device is not waited for to come back online
+ * after the offline part: with the run's hundreds of documents pushed within the hour, the device's
+ * pacer may rightly hold its first probe until the contract's hourly request budget allows it.
+ */
+async function measure(desktop: Desktop, server: E2eServer, label: string, codes: () => string, rounds = ROUNDS, last = false): Promise<Figures> {
   const { page } = desktop;
   const scans: Timing[] = [];
   const online: Timing[] = [];
@@ -118,14 +125,14 @@ async function measure(desktop: Desktop, server: E2eServer, label: string, codes
     }
     await desktop.open('#/counter');
     await page.getByTestId('product-search').waitFor();
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       const r = await sale(page, codes());
       scans.push(r.scan);
       into.push(r.issue);
     }
     if (phase === 'offline') {
       await server.start();
-      await eventually('online again', async () => (await indicator(page)).mode !== 'offline', 120_000);
+      if (!last) await eventually('online again', async () => (await indicator(page)).mode !== 'offline', 120_000);
     }
   }
   const dom = (t: Timing[]) => p99(t.map((x) => x.dom));
@@ -196,7 +203,7 @@ async function run(): Promise<number> {
 
     const seeded = data.products.map((p) => p.code);
     let n = 0;
-    await measure(desktop, server, 'warm-up (not counted)', () => seeded[n++ % seeded.length]!);
+    await measure(desktop, server, 'warm-up (not counted)', () => seeded[n++ % seeded.length]!, WARM_UP_ROUNDS);
     const base = await measure(desktop, server, 'baseline (8 products, no history)', () => seeded[n++ % seeded.length]!);
     const importStarted = Date.now();
     await importCatalogue(server, PRODUCTS);
@@ -212,9 +219,9 @@ async function run(): Promise<number> {
     if (cached.n < PRODUCTS) throw new Error(`only ${cached.n} products cached`);
     seedHistory(desktop.services.store.raw, INVOICES);
     let k = 0;
-    const full = await measure(desktop, server, `${PRODUCTS} products, ${INVOICES} invoices`, () => benchBarcode((k++ * 7919) % PRODUCTS));
+    const full = await measure(desktop, server, `${PRODUCTS} products, ${INVOICES} invoices`, () => benchBarcode((k++ * 7919) % PRODUCTS), ROUNDS, true);
     const local = desktop.services.store.raw.prepare("SELECT COUNT(*) AS n FROM invoices WHERE id NOT LIKE 'inv_bench_%'").get() as { n: number };
-    const expected = 6 * ROUNDS;
+    const expected = 4 * ROUNDS + 2 * WARM_UP_ROUNDS;
     console.log(`the device holds ${local.n} invoices of this run (${expected} sold)`);
     if (local.n !== expected) failures++;
     console.log(`ratio to baseline: scan ×${(full.scan / base.scan).toFixed(2)}, F9 online ×${(full.online / base.online).toFixed(2)}, F9 offline ×${(full.offline / base.offline).toFixed(2)}`);
