@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { createSeries, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
+import { deviceWithReserve, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
 
 /**
  * Discounts and charges on the whole invoice (BG-20/BG-21) and the references, made offline on the
@@ -20,12 +20,8 @@ describe('discounts, charges and references made on the desktop', () => {
   serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('issues offline, syncs with the same totals to the ban, and a storno negates them', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'ADJ');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'ADJ');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       proxy.setDown(true);
       const client = await device.call('clients.create', BUYER);
       const invoice = await device.call('invoices.issue', {

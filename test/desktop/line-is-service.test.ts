@@ -6,7 +6,7 @@ import { renderInvoiceHtml } from '../../shared/print/invoice-template';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { SELLER } from '../e2e/support/documents';
-import { createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device } from './support/harness';
+import { createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device, deviceWithReserve } from './support/harness';
 
 /**
  * Goods or service on a line (issue 14 item 3, intra-community services) between the device and the
@@ -30,12 +30,8 @@ describe('line is_service through sync', () => {
   serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('an invoice issued offline takes is_service from the product, prints art. 278 (2), pushes it, and its storno carries it', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'SV');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'SV');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       proxy.setDown(true);
       const service = await device.call('products.create', { name: 'Consultanță IT', unit: 'ore', price_bani: 50_000, vat_rate: 21, is_service: true });
       const client = await device.call('clients.create', GERMAN_BUYER);
@@ -89,12 +85,8 @@ describe('line is_service through sync', () => {
   });
 
   it('a counter sale offline: the line from a service product is a service, pushed as such', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'SC');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'SC');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       proxy.setDown(true);
       const repair = await device.call('products.create', { name: 'Manoperă reparație', price_bani: 15_000, vat_rate: 21, is_service: true });
       const part = await device.call('products.create', { name: 'Ecran telefon', price_bani: 40_000, vat_rate: 21 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { APP_SENDER, createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device } from './support/harness';
+import { APP_SENDER, createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device, deviceWithReserve } from './support/harness';
 
 /**
  * A 0% line's VAT category (E, Z, K, G) between the device and the real service: kept from a pull,
@@ -66,12 +66,8 @@ describe('line VAT category through sync', () => {
   });
 
   it('stores and pushes the category of an invoice issued offline, and its storno carries it', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'IC');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'IC');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       proxy.setDown(true);
       const client = await device.call('clients.create', GERMAN_BUYER);
       const invoice = await device.call('invoices.issue', {

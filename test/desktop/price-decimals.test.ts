@@ -4,7 +4,7 @@ import { sql } from '../../main/db/sql';
 import { computeTotals } from '../../shared/invoice-math';
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
-import { createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device } from './support/harness';
+import { createSeries, newCompany, openDevice, serverBehindProxyForTests, type Device, deviceWithReserve } from './support/harness';
 import { cartItems, cartReducer, cartTotals, emptyCart } from '../../renderer/counter/cart';
 
 /**
@@ -39,12 +39,8 @@ describe('4-decimal prices and base quantities offline', () => {
   serverBehindProxyForTests((started) => ({ server, proxy } = started));
 
   it('issues offline with the exact prices, pushes them, and keeps them through the reply, a pull and a storno', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'SMS');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'SMS');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       proxy.setDown(true);
       const client = await device.call('clients.create', BUYER);
       const invoice = await device.call('invoices.issue', { series_id: seriesId, client_id: client.id, lines: LINES });

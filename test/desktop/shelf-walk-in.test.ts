@@ -8,7 +8,7 @@ import { formatFindings, ublValidatorAvailability, validateUblFiles } from '../.
 import type { FaultProxy } from '../support/fault-proxy';
 import type { TestServer } from '../support/server';
 import { newCui } from '../server/efactura-spv/helpers';
-import { createSeries, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
+import { createSeries, deviceWithReserve, openDevice, serverBehindProxyForTests } from './support/harness';
 
 /**
  * Shelf prices and walk-in sales on the desktop: the same shared arithmetic offline as on the service
@@ -104,12 +104,8 @@ describe('shelf prices and walk-in sales on the desktop', () => {
   }, 120_000);
 
   it('keeps a walk-in draft a walk-in sale through sync, and issues it', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'TD');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'TD');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       await device.call('sync.now');
       const draft = await device.call('invoices.saveDraft', { walk_in: true, lines: LINES.slice(0, 1) });
       expect(draft.buyer).toMatchObject({ walk_in: true });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from '../../main/db/sql';
 import type { TestServer } from '../support/server';
 import type { FaultProxy } from '../support/fault-proxy';
-import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests } from './support/harness';
+import { createSeries, LINE, newCompany, openDevice, serverBehindProxyForTests, deviceWithReserve } from './support/harness';
 
 describe('sync engine against the real server', () => {
   let server: TestServer;
@@ -88,12 +88,8 @@ describe('sync engine against the real server', () => {
   });
 
   it('keeps drafts numberless, edits them offline, and deletes one on the server', async () => {
-    const company = await newCompany(server);
-    const seriesId = await createSeries(server, company.apiKey, 'DR');
-    const device = openDevice(proxy.base, company.apiKey);
+    const { company, seriesId, device } = await deviceWithReserve(server, proxy, 'DR');
     try {
-      await device.call('sync.now');
-      await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
       const client = await device.call('clients.create', { name: 'Draft Client SRL', cui: '1590082', type: 'company', country: 'RO' });
       const draft = await device.call('invoices.saveDraft', { client_id: client.id, lines: [LINE] });
       expect(draft.number).toBeNull();

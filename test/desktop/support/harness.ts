@@ -125,3 +125,21 @@ export function openDevice(apiBase: string, apiKey: string | null, options: { da
 }
 
 export const LINE = { description: 'Pâine albă', quantity: 2, unit_price_bani: 450, vat_rate: 11 };
+
+/**
+ * A firm with one series, and a device that has synced and keeps a reserve of 3 of its numbers (refilled
+ * at 1 left): what a test needs before it takes the proxy down and issues offline.
+ */
+export async function deviceWithReserve(server: TestServer, proxy: FaultProxy, seriesName: string): Promise<{ company: Company; seriesId: string; device: Device }> {
+  const company = await newCompany(server);
+  const seriesId = await createSeries(server, company.apiKey, seriesName);
+  const device = openDevice(proxy.base, company.apiKey);
+  try {
+    await device.call('sync.now');
+    await device.call('series.setMode', { id: seriesId, mode: 'shared', pool_target: 3, low_water: 1 });
+  } catch (error) {
+    await device.close();
+    throw error;
+  }
+  return { company, seriesId, device };
+}
