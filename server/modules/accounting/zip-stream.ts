@@ -46,8 +46,9 @@ const U16 = 0xffff;
 
 /**
  * A file's bytes read into one buffer used again for every read. Not createReadStream: its fresh 64 KB
- * buffer per read is held by the read request until a full collection, and with little else allocated V8
- * runs none until `external` has grown by tens of MB — the whole DBF of a 100,000-document month, measured.
+ * buffer per read outlives the read (measured: one forced full collection does not free them, a second
+ * later does), and with little JS allocated V8 collects late, so they pile up in `external` as the file
+ * goes by: +21 MB zipping the 29 MB IE DBF of a 100,000-document month, +2.6 MB this way.
  */
 export async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
   const file = await open(path, 'r');
