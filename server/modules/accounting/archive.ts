@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { activeKey, invoiceEnvironment } from '../efactura-spv/submission-store'
 import { CHUNK, pageFrom, type Period } from './journal-source';
 import { firmOf, journalHtml } from './journal-files';
 import { cashRegisterHtml } from './cash-print';
-import { zipStream, type ZipEntry } from './zip-stream';
+import { fileChunks, zipStream, type ZipEntry } from './zip-stream';
 import { invoicePrintable } from '../documents-pdf/document-html';
 import { PdfRendererUnavailable, type PdfRenderer } from '../documents-pdf/pdf-renderer';
 import { pdfDatedAt } from '../documents-pdf/render-pdf';
@@ -242,7 +242,7 @@ class Spool {
 
 async function* spooled(head: string, path: string, tail: string): AsyncGenerator<Uint8Array> {
   if (head) yield utf8(head);
-  for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+  yield* fileChunks(path);
   if (tail) yield utf8(tail);
 }
 

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import type { Db } from '../../db/types';
 import { mulDivRound } from '../../../shared/money';
 import { issuedDocuments, receivedDocuments, PartnerCodes, type ExportLine } from './export-documents';
 import { CHUNK, type Period } from './journal-source';
-import { zipStream, type ZipEntry } from './zip-stream';
+import { fileChunks, zipStream, type ZipEntry } from './zip-stream';
 
 /**
  * Saga C's DBF import (Fișier > Import date): Clienti, Furnizori, Articole, IE (ieșiri: issued invoices)
@@ -203,7 +202,7 @@ export function sagaZip(db: Db, companyId: string, period: Period, tick?: () => 
   async function* entries(): AsyncGenerator<ZipEntry> {
     const files = await writeSagaFiles(db, companyId, period, tick);
     try {
-      for (const name of Object.values(files.names)) yield { name, data: createReadStream(join(files.dir, name)) };
+      for (const name of Object.values(files.names)) yield { name, data: fileChunks(join(files.dir, name)) };
     } finally {
       await rm(files.dir, { recursive: true, force: true });
     }

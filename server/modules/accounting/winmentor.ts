@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import type { Db } from '../../db/types';
 import { baniToDecimalString, mulDivRound } from '../../../shared/money';
 import { issuedDocuments, receivedDocuments, PartnerCodes, type ExportDocument, type ExportLine } from './export-documents';
 import type { Period } from './journal-source';
-import { zipStream, type ZipEntry } from './zip-stream';
+import { fileChunks, zipStream, type ZipEntry } from './zip-stream';
 
 /**
  * WinMENTOR's text import of invoices (Mentor > Interne > Import date din alte aplicații > Facturi
@@ -208,7 +208,7 @@ export async function writeWinMentorFiles(db: Db, companyId: string, period: Per
 
 async function* withHeader(header: string | null, path: string): AsyncGenerator<Uint8Array> {
   if (header !== null) yield new Uint8Array(iconv.encode(header, WINMENTOR_ENCODING));
-  for await (const chunk of createReadStream(path)) yield chunk as Buffer;
+  yield* fileChunks(path);
 }
 
 /** The files as one ZIP, streamed; the temporary folder goes once the last byte is read. */

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,10 @@ export const FIXED_MTIME = new Date(2000, 0, 1, 0, 0, 0);
 
 export interface ZipEntry {
   name: string;
-  /** Whole bytes, or chunks as they are made (a file written to disk, read back in pieces). */
+  /**
+   * Whole bytes, or chunks as they are made (a file written to disk, read back in pieces). A chunk is
+   * copied before the next is asked for, so a producer may hand out the same buffer each time (fileChunks).
+   */
   data: Uint8Array | AsyncIterable<Uint8Array>;
 }
 
@@ -40,6 +43,26 @@ const LEVEL = 6;
 const BLOCK = 64 * 1024;
 const U32 = 0xffffffff;
 const U16 = 0xffff;
+
+/**
+ * A file's bytes read into one buffer used again for every read. Not createReadStream: its fresh 64 KB
+ * buffer per read outlives the read (measured: one forced full collection does not free them, a second
+ * later does), and with little JS allocated V8 collects late, so they pile up in `external` as the file
+ * goes by: +21 MB zipping the 29 MB IE DBF of a 100,000-document month, +2.6 MB this way.
+ */
+export async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(BLOCK);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+}
 
 /** Waits while the reader is behind; a reader gone (the client hung up) stops the writing. */
 export async function drained(out: PassThrough): Promise<void> {
@@ -195,6 +218,8 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
   void (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'tejghea-zip-'));
     const central = new CentralSpool(join(dir, 'central'));
+    let block = Buffer.allocUnsafe(2 * BLOCK);
+    let blockBytes = 0;
     try {
       let count = 0;
       for await (const entry of entries) {
@@ -214,22 +239,26 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): Readable {
           await write(packed);
         } else {
           // Small chunks (a row of HTML each) are gathered first: a block of a few bytes would barely compress.
-          let pending: Uint8Array[] = [];
-          let pendingBytes = 0;
+          // Copied into one buffer kept for the whole ZIP (grown only for a chunk that does not fit): the chunk
+          // may be its producer's own buffer, used again for the next, and a fresh block each time would be
+          // garbage that grows with the month until a full collection (see fileChunks).
           const pack = async (last: boolean) => {
-            const block = Buffer.concat(pending);
-            pending = [];
-            pendingBytes = 0;
-            const packed = deflateRawSync(block, { level: LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+            const packed = deflateRawSync(block.subarray(0, blockBytes), { level: LEVEL, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH });
+            blockBytes = 0;
             compressed += packed.length;
             await write(packed);
           };
           for await (const chunk of entry.data) {
             crc = crc32(chunk, crc);
             size += chunk.length;
-            pending.push(chunk);
-            pendingBytes += chunk.length;
-            if (pendingBytes >= BLOCK) await pack(false);
+            if (blockBytes + chunk.length > block.length) {
+              const bigger = Buffer.allocUnsafe(blockBytes + chunk.length);
+              block.copy(bigger, 0, 0, blockBytes);
+              block = bigger;
+            }
+            block.set(chunk, blockBytes);
+            blockBytes += chunk.length;
+            if (blockBytes >= BLOCK) await pack(false);
           }
           await pack(true);
         }

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { unzipSync } from 'fflate';
 import { randomBytes } from 'node:crypto';
-import { zipStream, type ZipEntry } from '../../../server/modules/accounting/zip-stream';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileChunks, zipStream, type ZipEntry } from '../../../server/modules/accounting/zip-stream';
 
 /**
  * The streamed entries of our ZIP writer are deflated in 64 KB blocks laid end to end (zlib, sync flush):
@@ -35,6 +38,42 @@ describe('zip-stream', () => {
     expect(Object.keys(back)).toEqual(['rows.xml', 'exact.bin', 'random.bin', 'empty.txt', 'whole.txt']);
     for (const [name, bytes] of Object.entries(entries)) expect(Buffer.from(back[name]!).equals(Buffer.from(bytes)), name).toBe(true);
     expect(Buffer.from(back['whole.txt']!).toString()).toBe('întreg');
+  });
+
+  it('copies each chunk before asking for the next: a producer may hand out one buffer again and again (fileChunks)', async () => {
+    // Were a chunk kept by reference until its block is full instead of copied, an entry made of small
+    // pieces of one reused buffer would hold the last piece's bytes over and over.
+    const bytes = randomBytes(3 * 64 * 1024 + 12_345);
+    async function* reused(): AsyncGenerator<Uint8Array> {
+      const one = Buffer.alloc(1000);
+      for (let at = 0; at < bytes.length; at += one.length) {
+        const n = bytes.copy(one, 0, at, at + one.length);
+        yield one.subarray(0, n);
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'tejghea-zipfile-'));
+    try {
+      writeFileSync(join(dir, 'a.bin'), bytes);
+      const reads = new Set<ArrayBufferLike>();
+      async function* watched(): AsyncGenerator<Uint8Array> {
+        for await (const c of fileChunks(join(dir, 'a.bin'))) {
+          reads.add(c.buffer);
+          yield c;
+        }
+      }
+      const chunks: Buffer[] = [];
+      for await (const c of zipStream((async function* () {
+        yield { name: 'reused.bin', data: reused() };
+        yield { name: 'file.bin', data: watched() };
+      })())) chunks.push(c as Buffer);
+      const back = unzipSync(new Uint8Array(Buffer.concat(chunks)));
+      expect(Buffer.from(back['reused.bin']!).equals(bytes)).toBe(true);
+      expect(Buffer.from(back['file.bin']!).equals(bytes)).toBe(true);
+      // The file was read into one buffer, not a fresh one per read.
+      expect(reads.size).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('compresses chunks of a few bytes as well as whole blocks (they are gathered before deflating)', async () => {
