@@ -6,7 +6,7 @@ import { callIpc, useIpcQuery } from '../../data/hooks';
 import { useT } from '../../i18n/I18nProvider';
 import { formatMoney } from '../../lib/format';
 import { looksLikeCode, parseCounterEntry, WedgeDetector } from '../../counter/scanner';
-import { readScan, weighedQuantityMilli, type WeighedRule } from '../../counter/barcode';
+import { readScan, weighedQuantityMilli, type ScanReading, type WeighedRule } from '../../counter/barcode';
 import { useI18n } from '../../i18n/I18nProvider';
 import { foldForSearch } from '../../../shared/text/search-fold';
 import { useDebounced } from '../../lib/use-debounced';
@@ -119,22 +119,28 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
       return true;
     }
     if (reading.kind === 'weighed') {
-      for (const key of reading.product_keys) {
-        const product = await exactProduct(key);
-        if (!product) continue;
-        const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
-        const milli = weighedQuantityMilli(reading, gross);
-        if (milli === null) {
-          props.onRefused(t('till.scan.weighedZero', { code }));
-          return true;
-        }
-        props.onAdd(product, milli);
-        return true;
-      }
-      props.onRefused(t('till.scan.unknownWeighed', { code, article: reading.product_keys[0] ?? '' }));
+      const line = await weighedLine(reading);
+      if (line === 'zero') props.onRefused(t('till.scan.weighedZero', { code }));
+      else if (line) add(line.product, line.milli);
+      else props.onRefused(t('till.scan.unknownWeighed', { code, article: reading.product_keys[0] ?? '' }));
       return true;
     }
     return false;
+  }
+
+  /**
+   * A scale label's article (the first of its possible keys that is a product) and the quantity its
+   * weight or amount gives; `zero` when that rounds to nothing; null when no key is a product.
+   */
+  async function weighedLine(reading: Extract<ScanReading, { kind: 'weighed' }>): Promise<{ product: ProductView; milli: number } | 'zero' | null> {
+    for (const key of reading.product_keys) {
+      const product = await exactProduct(key);
+      if (!product) continue;
+      const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
+      const milli = weighedQuantityMilli(reading, gross);
+      return milli === null ? 'zero' : { product, milli };
+    }
+    return null;
   }
 
   async function tryProduct(code: string): Promise<boolean> {
@@ -145,16 +151,10 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
     }
     const reading = readScan(code, props.barcodeRules);
     if (reading.kind !== 'weighed') return false;
-    for (const key of reading.product_keys) {
-      const product = await exactProduct(key);
-      if (!product) continue;
-      const gross = product.price_includes_vat ? product.price_bani : Math.round((product.price_bani * (100 + product.vat_rate)) / 100);
-      const milli = weighedQuantityMilli(reading, gross);
-      if (milli === null) return false;
-      props.onAdd(product, milli);
-      return true;
-    }
-    return false;
+    const line = await weighedLine(reading);
+    if (line === null || line === 'zero') return false;
+    add(line.product, line.milli);
+    return true;
   }
 
   const clear = () => {
