@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatFindings, ublValidatorAvailability, validateUblFiles } from '../../../server/efactura/validator';
 import { DIALECTS } from '../../support/storage';
-import { expectError, fetchRaw, firm, invoice, startEnv, storno, type Env, type Firm } from './helpers';
+import { expectError, fetchRaw, invoice, sellerForTests, storno, type Env, type Firm } from './helpers';
 
 /**
  * Discounts and charges on the whole invoice through the service (issue 14 item 4): stored with the
@@ -21,17 +20,7 @@ describe.each(DIALECTS)('discounts and charges on the whole invoice on %s', (dia
   let env: Env;
   let seller: Firm;
   let dir: string;
-
-  beforeAll(async () => {
-    env = await startEnv(dialect);
-    seller = await firm(env, { link: false });
-    dir = mkdtempSync(join(tmpdir(), 'allowances-http-'));
-  }, 60_000);
-
-  afterAll(async () => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await env?.close();
-  });
+  sellerForTests(dialect, 'allowances-http-', (started) => ({ env, seller, dir } = started));
 
   const items = [
     { description: 'Laptop', quantity: 3, price: 1000, vat_rate: 21 },

@@ -1,4 +1,7 @@
-import { expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Dialect } from '../../../server/db/types';
 import type { HttpPolicy } from '../../../server/anaf/index';
 import { fixedClock } from '../../../server/platform/clock';
@@ -236,4 +239,24 @@ export async function fetchRaw(env: Env, key: string, path: string): Promise<{ s
     disposition: res.headers.get('content-disposition') ?? '',
     bytes: Buffer.from(await res.arrayBuffer()),
   };
+}
+
+/**
+ * Called in a describe: before its tests, a service with the ANAF simulator, a seller firm (not linked to
+ * the SPV) and a temporary folder for the files a test writes, handed to `started`; all closed and
+ * removed after the block.
+ */
+export function sellerForTests(dialect: Dialect, dirPrefix: string, started: (stack: { env: Env; seller: Firm; dir: string }) => void): void {
+  let env: Env | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    env = await startEnv(dialect);
+    const seller = await firm(env, { link: false });
+    dir = mkdtempSync(join(tmpdir(), dirPrefix));
+    started({ env, seller, dir });
+  }, 60_000);
+  afterAll(async () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await env?.close();
+  });
 }

@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatFindings, ublValidatorAvailability, validateUblFiles } from '../../../server/efactura/validator';
 import { DIALECTS } from '../../support/storage';
-import { expectError, fetchRaw, firm, invoice, startEnv, type Env, type Firm } from './helpers';
+import { expectError, fetchRaw, invoice, sellerForTests, type Env, type Firm } from './helpers';
 
 /**
  * Issue 14's cases through the service: what used to be numbered and then refused by our own XML
@@ -16,17 +15,7 @@ describe.each(DIALECTS)('the e-Factura check before numbering on %s', (dialect) 
   let env: Env;
   let seller: Firm;
   let dir: string;
-
-  beforeAll(async () => {
-    env = await startEnv(dialect);
-    seller = await firm(env, { link: false });
-    dir = mkdtempSync(join(tmpdir(), 'pre-issue-http-'));
-  }, 60_000);
-
-  afterAll(async () => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await env?.close();
-  });
+  sellerForTests(dialect, 'pre-issue-http-', (started) => ({ env, seller, dir } = started));
 
   it('issues, with a valid XML, what used to break after numbering', async () => {
     const made = {

@@ -1,13 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatFindings, ublValidatorAvailability, validateUblFiles } from '../../../server/efactura/validator';
 import { renderInvoiceHtml } from '../../../shared/print/invoice-template';
 import type { Invoice } from '../../../shared/schemas/invoice';
 import { SELLER } from '../../e2e/support/documents';
 import { DIALECTS } from '../../support/storage';
-import { fetchRaw, firm, invoice, startEnv, storno, type Env, type Firm } from './helpers';
+import { fetchRaw, invoice, sellerForTests, storno, type Env, type Firm } from './helpers';
 
 /**
  * Every reference firms and public buyers ask for (issue 14 item 4), through the service: order,
@@ -34,17 +33,7 @@ describe.each(DIALECTS)('invoice references on %s', (dialect) => {
   let env: Env;
   let seller: Firm;
   let dir: string;
-
-  beforeAll(async () => {
-    env = await startEnv(dialect);
-    seller = await firm(env, { link: false });
-    dir = mkdtempSync(join(tmpdir(), 'references-http-'));
-  }, 60_000);
-
-  afterAll(async () => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await env?.close();
-  });
+  sellerForTests(dialect, 'references-http-', (started) => ({ env, seller, dir } = started));
 
   it('stores, returns and writes all of them; storno and conversion keep them; the validators accept the XML', async () => {
     const made = await invoice(seller, { references: ALL });
