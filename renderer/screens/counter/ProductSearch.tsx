@@ -12,8 +12,12 @@ import { foldForSearch } from '../../../shared/text/search-fold';
 import { useDebounced } from '../../lib/use-debounced';
 import { StockBadge } from '../stock/StockBadge';
 
-/** What a code or barcode can look like: worth an exact lookup while it is being typed. */
-const CODE_LIKE = /^[0-9A-Za-z-]{4,64}$/;
+/**
+ * The shape of a code a scanner sends (a burst of it ending in Enter is a scan; see `commit`), and so
+ * what is worth an exact lookup while it is being typed. Text without a digit is a name, searched by the
+ * suggestions instead.
+ */
+const CODE_SHAPE = /^(?=.*\d)[0-9A-Za-z-]{4,}$/;
 
 /** Longest pause of a scanner between digits is ~40 ms (WedgeDetector); a person's is 80 ms and more. */
 const SUGGEST_AFTER_MS = 50;
@@ -219,7 +223,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
         spellCheck={false}
         onChange={(e) => {
           const typed = parseCounterEntry(e.target.value).query;
-          if (CODE_LIKE.test(typed)) ask(typed).catch(() => undefined);
+          if (typed.length <= 64 && CODE_SHAPE.test(typed)) ask(typed).catch(() => undefined);
           setText(e.target.value);
           setOpen(true);
           setActive(0);
@@ -231,7 +235,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, Props>(function Pro
             e.preventDefault();
             // A burst ending in Enter is a scan only if it also looks like a code: automation and
             // very fast typists produce bursts of words too.
-            void commit(scan !== null && scan.code === text.trim() && /^(?=.*\d)[0-9A-Za-z-]{4,}$/.test(scan.code));
+            void commit(scan !== null && scan.code === text.trim() && CODE_SHAPE.test(scan.code));
             return;
           }
           if (e.key === 'Escape' && text) {
