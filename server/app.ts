@@ -128,6 +128,7 @@ export function buildApp(options: AppOptions): { app: FastifyInstance; services:
   // the collector has no ephemeron table to walk on every cycle.
   app.decorateRequest('tejgheaStart', 0);
   app.decorateRequest('tejgheaAdmitted', null);
+  app.decorateRequest('tejgheaWarnings', null);
 
   let closing = false;
   app.addHook('preClose', async () => {

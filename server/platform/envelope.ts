@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { currentWarnings } from './warnings';
+import type { ApiWarning } from './warnings';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** performance.now() when the request arrived; declared on every request by buildApp. */
     tejgheaStart: number;
+    /** The warnings list of the handler's context, once a handler runs; declared on every request by buildApp. */
+    tejgheaWarnings: ApiWarning[] | null;
   }
 }
 
@@ -19,10 +21,10 @@ export function elapsedMs(request: FastifyRequest): number {
 }
 
 export function meta(request: FastifyRequest) {
-  const warnings = currentWarnings();
+  const warnings = request.tejgheaWarnings;
   const base = { version: 'v1' as const, request_id: request.id, response_time: `${elapsedMs(request)}ms` };
   // Only when there are some: every other reply stays byte-for-byte what it was.
-  return warnings.length ? { ...base, warnings } : base;
+  return warnings?.length ? { ...base, warnings } : base;
 }
 
 /**

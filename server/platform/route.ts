@@ -12,7 +12,7 @@ import { fieldsFromZod } from './zod-fields';
 import { meta } from './envelope';
 import { MAX_AMOUNT } from '../../shared/schemas/common';
 import { NUL_MESSAGE, nulMember } from './input-guards';
-import { openWarnings } from './warnings';
+import type { ApiWarning } from './warnings';
 import { applyAliases, bodyWorkPointToQuery, commonQueryRules, type AliasRule, type AliasRun, type RouteAliases } from './aliases';
 import { unknownMembers } from './unknown-members';
 import { todayAt } from './bucharest-time';
@@ -59,6 +59,8 @@ export interface HandlerContext<P, Q, B> {
    * `Idempotent-Replayed: true` instead of `201 Created`, and the handler returns the existing resource.
    */
   replayed(): void;
+  /** Warnings of a request that succeeds anyway, for `meta.warnings`: pass this list to code that may add one. */
+  warnings: ApiWarning[];
 }
 
 /** A reply that is not JSON (the e-Factura XML, a PDF; a stream for an export written as it is read). */
@@ -264,6 +266,7 @@ declare module 'fastify' {
  */
 class RequestContext implements HandlerContext<unknown, unknown, unknown> {
   isReplay = false;
+  readonly warnings: ApiWarning[] = [];
   constructor(
     readonly params: unknown,
     readonly query: unknown,
@@ -330,7 +333,6 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       request.tejgheaAdmitted = { locale, now, auth };
     },
     handler: async (request, reply) => {
-      openWarnings();
       const { locale, now, auth } = request.tejgheaAdmitted!;
       // Only creates honour the key; on them an empty or malformed one is refused before any work.
       const idemKey = isCreate ? request.headers['idempotency-key'] : undefined;
@@ -354,6 +356,7 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
         params, q, body, auth, auth.companyId, workPointId,
         services.storage.db, services.storage.dialect, locale, now, services, request, reply,
       );
+      request.tejgheaWarnings = ctx.warnings;
       const outcome =
         idemKey !== undefined
           ? await withIdempotency(services.storage.db, auth.companyId, String(idemKey), request, now, () => runHandler(route, ctx, successStatus), reply)

@@ -1,10 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
 
 /**
- * Warnings of a request that succeeded anyway (a sale that took stock below zero): code deep in a
- * transaction adds them, and the envelope carries them in `meta.warnings`, without every caller
- * between having to pass them up.
+ * Warnings of a request that succeeded anyway (a sale that took stock below zero). The handler's
+ * context holds the list (`ctx.warnings`) and code deep in a transaction is handed it explicitly; the
+ * envelope carries it in `meta.warnings`. Not an AsyncLocalStorage: on Node 20 one `enterWith` turns
+ * on a hook for every promise of the process from then on, and that hook cost a third of the CPU of a
+ * plain GET (issue 17, bench/server.ts).
  */
 export interface ApiWarning {
   code: string;
@@ -14,19 +15,3 @@ export interface ApiWarning {
 }
 
 export const zApiWarning = z.object({ code: z.string(), message: z.string(), param: z.string().optional() }).passthrough();
-
-const scope = new AsyncLocalStorage<ApiWarning[]>();
-
-/** Opens the warning list of the current request (called once at the start of every route handler). */
-export function openWarnings(): void {
-  scope.enterWith([]);
-}
-
-export function addWarning(warning: ApiWarning): void {
-  scope.getStore()?.push(warning);
-}
-
-/** The warnings of the current request; empty outside one. */
-export function currentWarnings(): ApiWarning[] {
-  return scope.getStore() ?? [];
-}

@@ -90,7 +90,7 @@ const storno = defineRoute({
           // The reference to the original is structural (`storno_of`); printers and the e-Factura XML write it out.
           observations: null, references: storedReferences(original.references_json), stornoOf: original.id, convertedFrom: null,
           efacturaEnabled: Number(original.efactura_enabled) === 1, spvEnvironment: original.spv_environment,
-          clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
+          clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now, warnings: ctx.warnings,
         });
         await trx.updateTable('invoices').set({ status: 'voided', storno_id: id, updated_at: ctx.now }).where('id', '=', original.id).execute();
         const listening = await webhooksListening(trx, ctx.companyId);
@@ -151,7 +151,7 @@ const convert = defineRoute({
           language: proforma.language, reverseCharge: Boolean(proforma.reverse_charge), priced, paymentMethod: proforma.payment_method,
           observations: proforma.observations, references: storedReferences(proforma.references_json), stornoOf: null, convertedFrom: proforma.id,
           efacturaEnabled: Number(proforma.efactura_enabled) === 1, spvEnvironment: proforma.spv_environment,
-          clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now,
+          clientLocalUuid: b.client_local_uuid ?? null, deviceId: b.device_id ?? null, now: ctx.now, warnings: ctx.warnings,
         });
         await trx.updateTable('invoices').set({ converted_to: id, updated_at: ctx.now }).where('id', '=', proforma.id).execute();
         const listening = await webhooksListening(trx, ctx.companyId);

@@ -128,7 +128,7 @@ const createInvoice = defineRoute({
           exchangeRate, language: b.language, reverseCharge: b.reverse_charge, priced,
           paymentMethod: b.payment_method ?? null, observations: b.observations ?? null, references: b.references ?? null, stornoOf: null, convertedFrom: null,
           efacturaEnabled: b.efactura_enabled, spvEnvironment: b.spv_environment, clientLocalUuid: b.client_local_uuid ?? null,
-          deviceId: b.device_id ?? null, now: ctx.now,
+          deviceId: b.device_id ?? null, now: ctx.now, warnings: ctx.warnings,
         });
         // Asked before the number is taken: nothing but the number and the event's insert stands between the lock and the commit.
         const listening = await webhooksListening(trx, ctx.companyId);
@@ -341,7 +341,7 @@ const issueInvoice = defineRoute({
       const { id: _id, company_id: _c, ...changes } = issued;
       await trx.updateTable('invoices').set(changes).where('id', '=', current.id).execute();
       // STOCK (issue 15): a draft issued here never passes through insertInvoice; its goods move now.
-      await moveStockForInvoice(trx, issued, null, ctx.now);
+      await moveStockForInvoice(trx, issued, null, ctx.now, ctx.warnings);
       const listening = await webhooksListening(trx, ctx.companyId);
       const next = await numberInvoice(assignContext(ctx), trx, planned, issued);
       await emitEvent(trx, ctx.companyId, 'invoice.issued', invoiceView(next), ctx.now, listening);

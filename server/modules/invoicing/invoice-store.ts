@@ -12,6 +12,7 @@ import { clientView, findClients } from './catalog-bridge';
 import { invoiceView, type InvoiceExtras } from './invoice-view';
 import { paymentsByInvoice } from './payment-store';
 import { moveStockForInvoice } from '../stock/invoice-stock';
+import type { ApiWarning } from '../../platform/warnings';
 
 export const INVOICE_EXPANSIONS = ['lines', 'payments', 'client'] as const;
 
@@ -93,6 +94,8 @@ export interface NewInvoice {
   clientLocalUuid: string | null;
   deviceId: string | null;
   now: number;
+  /** The request's warnings: goods sold below zero add one. */
+  warnings: ApiWarning[];
 }
 
 export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: InvoicesTable; lines: InvoiceLinesTable[] }> {
@@ -151,6 +154,6 @@ export async function insertInvoice(trx: Db, inv: NewInvoice): Promise<{ row: In
   const lines = lineRows(inv.id, inv.companyId, inv.priced, () => newId('invl'));
   await insertRows(trx, 'invoice_lines', lines);
   // STOCK (issue 15): every issued document (issue, storno, convert) moves its goods in this same transaction.
-  await moveStockForInvoice(trx, row, lines, inv.now);
+  await moveStockForInvoice(trx, row, lines, inv.now, inv.warnings);
   return { row, lines };
 }

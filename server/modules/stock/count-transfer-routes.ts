@@ -77,7 +77,7 @@ const createCount = defineRoute({
       };
       await trx.insertInto('stock_documents').values(doc).execute();
       // A count states what is there: a shortage is booked even if the firm blocks selling below zero.
-      await applyMoves(trx, { companyId: ctx.companyId, documentType: 'count', documentId: id, date, now: ctx.now, negative: 'allow' }, moves, ctx.locale);
+      await applyMoves(trx, { companyId: ctx.companyId, documentType: 'count', documentId: id, date, now: ctx.now, negative: 'allow', warnings: ctx.warnings }, moves, ctx.locale);
       return doc;
     });
     return documentView(row);
@@ -103,7 +103,7 @@ const createTransfer = defineRoute({
     const id = newId('stt');
     const date = b.date ?? todayAt(ctx.now);
     const row = await ctx.db.transaction().execute(async (trx) => {
-      const move = { companyId: ctx.companyId, documentType: 'transfer' as const, documentId: id, date, now: ctx.now };
+      const move = { companyId: ctx.companyId, documentType: 'transfer' as const, documentId: id, date, now: ctx.now, warnings: ctx.warnings };
       const out = await applyMoves(trx, move, b.lines.map((l) => ({ warehouseId: from.id, productId: l.product_id, quantityMilli: -toMilli(l.quantity) })), ctx.locale);
       // In at the cost each line left at: the transfer moves value, it creates none. Under FIFO the lots
       // it took arrive as lots of the destination, with their entry dates and costs.

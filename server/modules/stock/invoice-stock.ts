@@ -1,4 +1,5 @@
 import type { Db } from '../../db/types';
+import type { ApiWarning } from '../../platform/warnings';
 import type { InvoiceLinesTable, InvoicesTable } from '../invoicing/tables';
 import { applyMoves, defaultWarehouse, type MoveRequest } from './ledger';
 
@@ -13,7 +14,7 @@ type LineFacts = Pick<InvoiceLinesTable, 'product_id' | 'quantity_milli'>;
  * the cost they left at (under FIFO into the lots they left), so a sale and its storno leave quantity
  * and value as they were.
  */
-export async function moveStockForInvoice(trx: Db, doc: DocumentFacts, lines: readonly LineFacts[] | null, now: number): Promise<void> {
+export async function moveStockForInvoice(trx: Db, doc: DocumentFacts, lines: readonly LineFacts[] | null, now: number, warnings: ApiWarning[]): Promise<void> {
   if (doc.document_type !== 'fiscal' || doc.status === 'draft') return;
   const rows = lines ?? (await trx.selectFrom('invoice_lines').select(['product_id', 'quantity_milli']).where('invoice_id', '=', doc.id).execute());
   const productIds = [...new Set(rows.map((l) => l.product_id).filter((id): id is string => id !== null))];
@@ -45,6 +46,6 @@ export async function moveStockForInvoice(trx: Db, doc: DocumentFacts, lines: re
     });
   }
   await applyMoves(trx, {
-    companyId: doc.company_id, documentType: doc.status === 'storno' ? 'storno' : 'invoice', documentId: doc.id, date: doc.issue_date, now,
+    companyId: doc.company_id, documentType: doc.status === 'storno' ? 'storno' : 'invoice', documentId: doc.id, date: doc.issue_date, now, warnings,
   }, moves);
 }

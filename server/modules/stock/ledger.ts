@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, Db } from '../../db/types';
 import { newId } from '../../platform/ids';
 import { ApiError } from '../../platform/errors';
-import { addWarning } from '../../platform/warnings';
+import type { ApiWarning } from '../../platform/warnings';
 import { messageFor } from '../../platform/messages';
 import { stockIn, stockOut, type StockPosition } from '../../../shared/stock-math';
 import { fromMilli } from '../../../shared/invoice-math';
@@ -32,6 +32,8 @@ export interface MoveContext {
   now: number;
   /** Whether an out may take the level below zero; absent: the firm's setting decides. */
   negative?: 'allow' | 'block';
+  /** The request's warnings (`ctx.warnings`): an out taken below zero where that is allowed adds one. */
+  warnings: ApiWarning[];
 }
 
 const DEFAULT_SETTINGS = { valuation: 'cmp', negative_stock: 'allow', markup_bp: 3000, nir_prefix: 'NIR' } as const;
@@ -146,7 +148,7 @@ export async function applyMoves(trx: Db, ctx: MoveContext, moves: MoveRequest[]
           param: 'items', vars: { product: vars.product, in_stock: vars.in_stock, unit: vars.unit, wanted: vars.wanted },
         });
       }
-      addWarning({
+      ctx.warnings.push({
         code: 'negative_stock', message: messageFor('negative_stock', locale, vars), product_id: m.productId, warehouse_id: m.warehouseId,
         quantity_in_stock: fromMilli(p.quantityMilli), quantity_after: fromMilli(step.after.quantityMilli),
       });

@@ -164,7 +164,7 @@ const createNir = defineRoute({
             .onConflict((oc) => oc.columns(['company_id', 'supplier_key', 'item_key']).doUpdateSet({ product_id: l.productId!, updated_at: ctx.now }))
             .execute();
         }
-        await applyMoves(trx, { companyId: ctx.companyId, documentType: 'nir', documentId: id, date, now: ctx.now }, source.lines.map((l) => ({
+        await applyMoves(trx, { companyId: ctx.companyId, documentType: 'nir', documentId: id, date, now: ctx.now, warnings: ctx.warnings }, source.lines.map((l) => ({
           warehouseId, productId: l.productId!, quantityMilli: l.receivedMilli, unitCostMilli: l.unitCostMilli,
         })), ctx.locale);
         return nirView(row, lineRows);
