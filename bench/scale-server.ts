@@ -1,7 +1,8 @@
 /**
  * One service process of bench/scale.ts: the service as `npm run server` builds it (PostgreSQL from
  * DATABASE_URL/DATABASE_SCHEMA and the DATABASE_POOL_* settings, rate limits shared in Redis), plus
- * two hooks that time how long each request held a series row lock (server/platform/lock-probe.ts).
+ * a timer on PostgreSQL's connections of how long each transaction held a series row lock: from the
+ * answer to the statement that locks the row to the answer to its COMMIT (or ROLLBACK).
  * The parent asks for its figures over the IPC channel: `reset` starts a measured phase, `stats`
  * answers CPU time and lock hold times since.
  */
@@ -9,12 +10,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { buildApp } from '../server/app';
 import { openStorage, storageConfigFromEnv } from '../server/db/connect';
-import { lockProbe, type LockProbeStore } from '../server/platform/lock-probe';
 import { RedisRateLimitStore } from '../server/platform/rate-limit';
 
 export interface ServerStats {
@@ -34,11 +33,33 @@ export interface ServerStats {
 // Counted at the drivers' single entry points, so that a second process can be seen to ask for no more.
 let pgQueries = 0;
 let redisCommands = 0;
+let holds: number[] = [];
+/** The statements that lock a series row (numbering.ts: the row `for update`, alone or with the counter move). */
+const SERIES_LOCK = /\bnumber_series\b[\s\S]*\bfor update\b/i;
+const END = /^\s*(commit|rollback)\b/i;
+/** When the series row lock of a connection's open transaction was granted. */
+const lockedAt = new WeakMap<pg.Client, number>();
 const pgQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   pgQueries += 1;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forwards whatever overload was called
-  return (pgQuery as any).apply(this, args);
+  const result = (pgQuery as any).apply(this, args) as unknown;
+  const first = args[0] as string | { text?: string } | undefined;
+  const text = typeof first === 'string' ? first : first?.text;
+  if (text && result instanceof Promise) {
+    if (SERIES_LOCK.test(text)) {
+      result.then(() => { if (!lockedAt.has(this)) lockedAt.set(this, performance.now()); }, () => undefined);
+    } else if (END.test(text)) {
+      // Timed as the client sees the lock released: PostgreSQL releases it as the COMMIT completes.
+      result.then(() => {
+        const at = lockedAt.get(this);
+        if (at === undefined) return;
+        lockedAt.delete(this);
+        holds.push(performance.now() - at);
+      }, () => lockedAt.delete(this));
+    }
+  }
+  return result;
 } as typeof pg.Client.prototype.query;
 const redisSend = Redis.prototype.sendCommand;
 Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<typeof redisSend>) {
@@ -68,22 +89,11 @@ const { app } = buildApp({
   validateResponses: false,
 });
 
-const probes = new WeakMap<FastifyRequest, LockProbeStore>();
-let holds: number[] = [];
 let requests = 0;
 let cpuAtReset = process.cpuUsage();
 let switchesAtReset = switches();
 
-app.addHook('onRequest', (request, _reply, done) => {
-  const store: LockProbeStore = {};
-  probes.set(request, store);
-  // The rest of the request (auth, handler, transaction) runs inside this store.
-  lockProbe.run(store, done);
-});
-app.addHook('onSend', (request, _reply, payload, done) => {
-  const lockedAt = probes.get(request)?.lockedAt;
-  // onSend runs after the handler returned, so after the COMMIT that released the lock.
-  if (lockedAt !== undefined) holds.push(performance.now() - lockedAt);
+app.addHook('onSend', (_request, _reply, payload, done) => {
   requests += 1;
   done(null, payload);
 });

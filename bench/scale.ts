@@ -4,7 +4,8 @@
  * processes on one PostgreSQL (rate limits shared in Redis; the load generator spreads connections
  * over the processes as a load balancer would). For each it prints throughput, latency p50/p99, the
  * CPU time per issued invoice of the service processes and of PostgreSQL, how long a series row stays
- * locked per issue (lock granted → reply being sent, after the commit), and the count of duplicated
+ * locked per issue (the locking statement answered → its COMMIT answered, timed on the service's
+ * PostgreSQL connections), and the count of duplicated
  * and missing numbers, which must be zero. The 1-process run is the baseline of the 2-process one.
  *
  *   npx tsx bench/scale.ts
@@ -176,7 +177,7 @@ async function main(): Promise<void> {
 
     const rows: Array<{
       processes: number; pool: number; invoices: number; seconds: number; p50: number; p99: number; serviceCpuMs: number; pgCpuMs: number; pgAllCpuMs: number;
-      holdMean: number; holdP99: number; duplicates: number; missing: number; errors: string[];
+      holdMean: number; holdP99: number; holdsTimed: number; duplicates: number; missing: number; errors: string[];
       svcVoluntary: number; svcForced: number; pgQueries: number; redisCommands: number;
     }> = [];
     let clients: string[] | null = null;
@@ -240,7 +241,7 @@ async function main(): Promise<void> {
         serviceCpuMs: stats.reduce((sum, s) => sum + s.cpuMs, 0) / invoices,
         pgCpuMs: (1000 * cpuSince(pgBefore, pgAfter, ownPg)) / invoices,
         pgAllCpuMs: (1000 * cpuSince(pgBefore, pgAfter)) / invoices,
-        holdMean: holds.reduce((a, b) => a + b, 0) / Math.max(1, holds.length), holdP99: percentile(holds, 99),
+        holdMean: holds.reduce((a, b) => a + b, 0) / Math.max(1, holds.length), holdP99: percentile(holds, 99), holdsTimed: holds.length,
         duplicates, missing, errors: result.errors,
         svcVoluntary: stats.reduce((sum, s) => sum + s.voluntarySwitches, 0) / invoices,
         svcForced: stats.reduce((sum, s) => sum + s.forcedSwitches, 0) / invoices,
@@ -268,7 +269,7 @@ async function main(): Promise<void> {
       );
       console.log(
         `      per invoice: ${r.pgQueries.toFixed(2)} PostgreSQL statements, ${r.redisCommands.toFixed(2)} Redis commands; service context switches ` +
-          `${r.svcVoluntary.toFixed(2)} voluntary (waits), ${r.svcForced.toFixed(2)} forced (preempted)`,
+          `${r.svcVoluntary.toFixed(2)} voluntary (waits), ${r.svcForced.toFixed(2)} forced (preempted); lock holds timed: ${r.holdsTimed} of ${r.invoices}`,
       );
       for (const e of r.errors) console.log(`   refused: ${e}`);
     }

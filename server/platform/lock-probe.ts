@@ -1,20 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { performance } from 'node:perf_hooks';
-
 /**
- * How long a request held a series row lock: the scale benchmark (bench/scale.ts) runs each request
- * inside {@link lockProbe} and reads `lockedAt` once the reply is being sent, after the commit that
- * released the lock. Outside such a run (production, tests) `getStore()` is undefined and the mark
- * costs one lookup.
+ * When a request's series row lock was granted, for bench/issue-breakdown.ts, which sends one request
+ * at a time: it sets a listener, and numbering calls it as the lock is granted. Outside that bench the
+ * listener is null and the mark costs one comparison. Not an AsyncLocalStorage: on Node 20 one `run`
+ * turns on a hook for every promise of the process (see server/platform/warnings.ts). The scale
+ * benchmark, whose requests run side by side, times lock holds on PostgreSQL's connections instead
+ * (bench/scale-server.ts).
  */
-export interface LockProbeStore {
-  /** performance.now() when the first series row lock of the request was granted. */
-  lockedAt?: number;
+let listener: (() => void) | null = null;
+
+export function setSeriesLockListener(fn: (() => void) | null): void {
+  listener = fn;
 }
 
-export const lockProbe = new AsyncLocalStorage<LockProbeStore>();
-
 export function noteSeriesLocked(): void {
-  const store = lockProbe.getStore();
-  if (store && store.lockedAt === undefined) store.lockedAt = performance.now();
+  listener?.();
 }
