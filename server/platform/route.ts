@@ -86,10 +86,15 @@ export const binaryReply = (contentType: string, body: BinaryReply['body'], file
  * it, and it is what an Idempotency-Key replay stores.
  */
 export class PreSerialized<T = unknown> {
+  /** The UTF-8 bytes of `json`, made once: a reply copies them instead of encoding the text again. */
+  readonly bytes: Buffer;
+
   constructor(
     readonly value: T,
     readonly json: string = JSON.stringify(value),
-  ) {}
+  ) {
+    this.bytes = Buffer.from(json, 'utf8');
+  }
 
   toJSON(): T {
     return this.value;
@@ -114,15 +119,29 @@ function preSerializedKeys(payload: unknown): string[] | null {
   return keys;
 }
 
-/** `"a":1,"b":<text as given>` of an object's members, PreSerialized ones as their text. */
-function membersJson(payload: Record<string, unknown>): string {
-  const parts: string[] = [];
+/**
+ * The bytes of `<head>"a":1,"b":<bytes as given><tail>` for an object's members, PreSerialized ones
+ * copied as the bytes they already are. Bytes, not text: a reply of ten kilobytes sent as a string was
+ * flattened, measured and encoded to UTF-8 again on every request (a quarter of GET /currencies' CPU).
+ */
+function membersBytes(head: string, payload: Record<string, unknown>, tail: string): Buffer {
+  const chunks: Buffer[] = [];
+  let text = head;
+  let separator = '';
   for (const key in payload) {
     const value = payload[key];
     if (value === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${value instanceof PreSerialized ? value.json : JSON.stringify(value)}`);
+    text += `${separator}${JSON.stringify(key)}:`;
+    separator = ',';
+    if (value instanceof PreSerialized) {
+      chunks.push(Buffer.from(text, 'utf8'), value.bytes);
+      text = '';
+    } else {
+      text += JSON.stringify(value);
+    }
   }
-  return parts.join(',');
+  chunks.push(Buffer.from(text + tail, 'utf8'));
+  return Buffer.concat(chunks);
 }
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -371,11 +390,11 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       reply.code(outcome.status);
       if (preSerializedKeys(outcome.payload)) {
         // Written here, so that the pre-serialized members go out as the text they already are.
-        const members = membersJson(outcome.payload as Record<string, unknown>);
-        const metaJson = JSON.stringify(meta(request));
+        const tail = `,"meta":${JSON.stringify(meta(request))}}`;
+        const payload = outcome.payload as Record<string, unknown>;
         return reply
           .type('application/json; charset=utf-8')
-          .send(route.envelope === 'top' ? `{"success":true,${members},"meta":${metaJson}}` : `{"success":true,"data":{${members}},"meta":${metaJson}}`);
+          .send(route.envelope === 'top' ? membersBytes('{"success":true,', payload, tail) : membersBytes('{"success":true,"data":{', payload, `}${tail}`));
       }
       return route.envelope === 'top'
         ? { success: true, ...(outcome.payload as object), meta: meta(request) }
