@@ -16,7 +16,9 @@
  * with p99 < 10 ms. When the bare server uses well under a core, the load generator bounded it and the
  * ratio swings from run to run: compare the server CPU µs per request then (and see
  * bench/platform-ab.ts for the platform's part alone, bench/profile-top.ts for a profile by stage).
- * `--skip-me` measures the route alone (for a CPU profile of it with `--cpu-prof`).
+ * `--skip-me` measures the route alone (for a CPU profile of it with `--cpu-prof`). `--base <checkout>`
+ * also runs that checkout's service and loads it in the same rounds: a change's effect, measured over
+ * real sockets (bench/platform-ab.ts compares builds without sockets).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -49,9 +51,9 @@ interface Child {
   url: string;
 }
 
-function start(args: string[], env: Record<string, string>, nodeFlags: string[] = []): Promise<Child> {
+function start(args: string[], env: Record<string, string>, nodeFlags: string[] = [], cwd = ROOT): Promise<Child> {
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -99,7 +101,7 @@ class Target {
   errors = 0;
   seconds = 0;
   cpu: number | null = 0;
-  private readonly agent: http.Agent;
+  private agent: http.Agent | null = null;
   private readonly target: URL;
 
   constructor(
@@ -109,14 +111,13 @@ class Target {
     private readonly connections: number,
     private readonly pid: number | undefined,
   ) {
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: connections });
     this.target = new URL(url);
   }
 
-  private once(): Promise<number> {
+  private once(agent: http.Agent): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { agent: this.agent, host: this.target.hostname, port: this.target.port, path: this.target.pathname + this.target.search, headers: this.headers },
+        { agent, host: this.target.hostname, port: this.target.port, path: this.target.pathname + this.target.search, headers: this.headers },
         (res) => {
           res.on('data', () => undefined);
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -129,6 +130,9 @@ class Target {
 
   /** One round of `ms`; recorded unless it is the warm-up. */
   async run(ms: number, record: boolean): Promise<void> {
+    // Sockets of a round of their own: between two rounds of a target the others run for longer than
+    // the service keeps an idle connection, and a request sent as it closes one would count as an error.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: this.connections });
     const cpu0 = this.pid ? cpuSeconds(this.pid) : null;
     const t0 = performance.now();
     const end = t0 + ms;
@@ -137,7 +141,7 @@ class Target {
       Array.from({ length: this.connections }, async () => {
         while (performance.now() < end) {
           const started = performance.now();
-          const status = await this.once().catch(() => 0);
+          const status = await this.once(agent).catch(() => 0);
           if (!record) continue;
           count += 1;
           if (status !== 200) this.errors += 1;
@@ -145,6 +149,7 @@ class Target {
         }
       }),
     );
+    agent.destroy();
     if (!record) return;
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = this.pid ? cpuSeconds(this.pid) : null;
@@ -167,9 +172,6 @@ class Target {
     };
   }
 
-  close(): void {
-    this.agent.destroy();
-  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -182,6 +184,8 @@ async function main(): Promise<void> {
       path: { type: 'string' },
       /** Measure only the route itself, not GET /v1/me beside it (for a profile of that route alone). */
       'skip-me': { type: 'boolean' },
+      /** Another checkout (a worktree of main, say) whose service is measured beside this one's, round by round. */
+      base: { type: 'string' },
       /** Directory for V8 CPU profiles of both servers (bare/, full/; open them in Chrome DevTools). */
       'cpu-prof': { type: 'string' },
     },
@@ -209,14 +213,18 @@ async function main(): Promise<void> {
     const profile = (name: string) => (values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(values['cpu-prof'], name)}`] : []);
     const bareServer = await start(['bench/server.ts', '--bare'], {}, profile('bare'));
     children.push(bareServer.process);
-    const full = await start(['server/cli.ts'], {
+    const serviceEnv = {
       DB_PATH: dbPath,
       ...(process.env.VALIDATE_RESPONSES ? { VALIDATE_RESPONSES: process.env.VALIDATE_RESPONSES } : {}),
       // The budgets would stop the load within a second; the counting itself still runs.
       RATE_LIMIT_PER_HOUR: '1000000000',
       RATE_LIMIT_CREATES_PER_MINUTE: '1000000000',
-    }, profile('full'));
+    };
+    const full = await start(['server/cli.ts'], serviceEnv, profile('full'));
     children.push(full.process);
+    // The other build reads the same file (GETs only): same data, same key.
+    const baseServer = values.base ? await start(['server/cli.ts'], serviceEnv, [], values.base) : null;
+    if (baseServer) children.push(baseServer.process);
 
     for (const p of paths) {
       const check = await fetch(`${full.url}${p}`, { headers: { authorization: `Bearer ${key.api_key}` } });
@@ -225,14 +233,16 @@ async function main(): Promise<void> {
 
     const bare = new Target('bare Fastify GET /v1/bare', `${bareServer.url}/v1/bare`, {}, connections, bareServer.process.pid);
     const fulls = paths.map((p) => new Target(`full stack GET ${p}`, `${full.url}${p}`, { authorization: `Bearer ${key.api_key}` }, connections, full.process.pid));
-    const targets = [bare, ...fulls];
+    const bases = baseServer
+      ? paths.map((p) => new Target(`base build GET ${p}`, `${baseServer.url}${p}`, { authorization: `Bearer ${key.api_key}` }, connections, baseServer.process.pid))
+      : [];
+    const targets = [bare, ...fulls, ...bases];
     for (const t of targets) await t.run(1000, false); // warm-up: JIT, caches, sockets
     // Short rounds, interleaved and in a rotating order: a slower minute of a shared machine weighs on
     // the bare route and the full stack alike, and each round gives a ratio of its own.
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < targets.length; i++) await targets[(i + r) % targets.length]!.run(seconds * 1000, true);
     }
-    for (const t of targets) t.close();
 
     const bareResult = bare.result();
     const row = (name: string, r: Result) =>
@@ -253,6 +263,13 @@ async function main(): Promise<void> {
         row(bare.name, bareResult),
         ...fulls.map((t) => row(t.name, t.result())),
         ...fulls.map((t, i) => verdict(paths[i]!, t)),
+        ...bases.map((b, i) => {
+          const t = fulls[i]!;
+          const ratios = t.roundRps.map((rps, r) => rps / b.roundRps[r]!);
+          const cpu = (x: Target) => (x.result().serverCpu ?? Number.NaN) / x.result().rps;
+          return `${paths[i]}: this build / base build ${median(ratios).toFixed(3)} in throughput (median of ${ratios.length} rounds, ` +
+            `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}), ${(cpu(t) / cpu(b)).toFixed(3)} in server CPU per request`;
+        }),
         bareResult.serverCpu !== null && bareResult.serverCpu < 0.9
           ? `note: the bare server used ${(bareResult.serverCpu * 100).toFixed(0)}% of a core: the load generator, not the server, bounded its figure.`
           : '',

@@ -189,6 +189,11 @@ describe.each(DIALECTS)('platform envelope and errors on %s', (dialect) => {
       expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
       expect(res.headers.get('access-control-allow-headers'), path).toBe('Authorization, Content-Type');
     }
+    // A program that names no Origin is no browser: it gets the reply without them (api-decisions.md).
+    const plain = await server.api(key.api_key, 'GET', '/me');
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('access-control-allow-origin')).toBeNull();
+    expect(plain.headers.get('x-request-id')).toBeTruthy();
   });
 
   it('serves /openapi.json without a key', async () => {
