@@ -47,7 +47,8 @@ const enabledRows = prepared(['companyId'], (db, p: { companyId: string }) =>
 );
 
 async function enabledCurrencies(db: Db, dialect: Dialect, companyId: string): Promise<Currency[]> {
-  const [rows, used] = await Promise.all([enabledRows.rows(db, { companyId }), referencedValues(db, dialect, 'currency', companyId)]);
+  const rows = await enabledRows.rows(db, { companyId });
+  const used = await referencedValues(db, dialect, 'currency', companyId, [DEFAULT_CURRENCY, ...rows.map((r) => r.code)]);
   const ron: Currency = { id: RON_ID, code: DEFAULT_CURRENCY, description: currencyDescription(DEFAULT_CURRENCY), is_used: used.has(DEFAULT_CURRENCY), is_default: true };
   return [
     ron,

@@ -37,13 +37,16 @@ const references: Record<ReferenceKind, Reference[]> = {
  */
 interface Usable {
   refs: Reference[];
-  /** Every value the company's rows hold (`union`: each value once, whichever tables hold it). */
-  values: PreparedQuery<{ companyId: string }, { v: string | number | null }>;
   /** Whether some row of the company holds `value`. */
   holds: PreparedQuery<{ companyId: string; value: string | number }, { used: number | boolean }>;
 }
 
 let usable = new WeakMap<Db, Map<ReferenceKind, Promise<Usable>>>();
+
+/** The tables and columns that may point at an entry of `kind` (for tests of their indexes). */
+export function referencesOf(kind: ReferenceKind): readonly Reference[] {
+  return references[kind];
+}
 
 export function addReference(kind: ReferenceKind, reference: Reference): void {
   const list = references[kind];
@@ -73,17 +76,13 @@ async function findUsable(db: Db, dialect: Dialect, kind: ReferenceKind): Promis
     if (!IDENTIFIER.test(ref.table) || !IDENTIFIER.test(ref.column)) throw new Error(`bad reference ${ref.table}.${ref.column}`);
     if (await hasColumns(db, dialect, ref.table, ref.column)) refs.push(ref);
   }
-  const values = prepared(['companyId'], (_db, p: { companyId: string }) => {
-    const selects = refs.map((ref) => sql`select ${sql.ref(ref.column)} as v from ${sql.table(ref.table)} where company_id = ${p.companyId}`);
-    return sql<{ v: string | number | null }>`${sql.join(selects, sql` union `)}`;
-  });
   const holds = prepared(['companyId', 'value'], (_db, p: { companyId: string; value: string | number }) => {
     const probes = refs.map(
       (ref) => sql`exists (select 1 from ${sql.table(ref.table)} where company_id = ${p.companyId} and ${sql.ref(ref.column)} = ${p.value})`,
     );
     return sql<{ used: number | boolean }>`select (${sql.join(probes, sql` or `)}) as used`;
   });
-  return { refs, values, holds };
+  return { refs, holds };
 }
 
 function usableReferences(db: Db, dialect: Dialect, kind: ReferenceKind): Promise<Usable> {
@@ -106,12 +105,25 @@ function usableReferences(db: Db, dialect: Dialect, kind: ReferenceKind): Promis
   return found;
 }
 
-/** Every value of `kind` some row of the company points at, in one query. */
-export async function referencedValues(db: Db, dialect: Dialect, kind: ReferenceKind, companyId: string): Promise<Set<string>> {
-  const { refs, values } = await usableReferences(db, dialect, kind);
+/**
+ * Which of `candidates` (the entries a list shows) some row of the company points at, as strings.
+ * One indexed probe per candidate and table (migrations 0140, 0290), never a read of the firm's
+ * history: asking for every value the firm's rows hold read all its invoices on each list.
+ */
+export async function referencedValues(
+  db: Db,
+  dialect: Dialect,
+  kind: ReferenceKind,
+  companyId: string,
+  candidates: readonly (string | number)[],
+): Promise<Set<string>> {
+  const { refs, holds } = await usableReferences(db, dialect, kind);
   const found = new Set<string>();
   if (!refs.length) return found;
-  for (const row of await values.rows(db, { companyId })) if (row.v !== null) found.add(String(row.v));
+  const answers = await Promise.all(candidates.map((value) => holds.first(db, { companyId, value })));
+  answers.forEach((row, i) => {
+    if (row?.used === true || Number(row?.used) === 1) found.add(String(candidates[i]));
+  });
   return found;
 }
 

@@ -106,7 +106,9 @@ export const listVatRates = defineRoute({
   handler: async (ctx) => {
     const q = ctx.query;
     const rows = await ctx.db.selectFrom('vat_rates').selectAll().where('company_id', '=', ctx.companyId).execute();
-    const used = await referencedValues(ctx.db, ctx.dialect, 'vat_rate', ctx.companyId);
+    const used = await referencedValues(ctx.db, ctx.dialect, 'vat_rate', ctx.companyId, [
+      ...new Set([...STANDARD_VAT_RATES.map((r) => percentToBp(r)), ...rows.map((row) => row.rate_bp)]),
+    ]);
     const datedFilter = q.start_date !== undefined || q.end_date !== undefined;
     // A handful of rows per firm: filtered, sorted and paged in memory, with the same rules as paginate().
     let items: Array<{ rate: VatRate; createdOn: string | null }> = [
