@@ -362,7 +362,8 @@ export function registerRoute(app: FastifyInstance, services: Services, route: A
       const input = canonicalInput(route, query, queryRules, request, now, invalid);
       const unknown = Object.keys(invalid);
       const params = parsePart(route.params, request.params ?? {}, locale, invalid);
-      const q = parsePart(query, input.query, locale, invalid) as z.output<typeof commonQuery>;
+      // A route with only the common members, asked with none (GET /me, GET /currencies): nothing to parse.
+      const q = (!route.query && hasNoMembers(input.query) ? {} : parsePart(query, input.query, locale, invalid)) as z.output<typeof commonQuery>;
       const body = parsePart(route.body, input.body, locale, invalid);
       for (const [path, message] of Object.entries(input.aliasInvalid)) invalid[path] ??= message;
       if (unknown.length) throw new ApiError(422, 'validation_error', 'unknown_parameter', { fields: invalid, param: unknown[0] });
