@@ -40,7 +40,7 @@ const paymentStats = defineRoute({
     if (q.type) base = base.where('type', '=', q.type);
     const rows = await base
       .select(['type', 'currency', sql<string | number>`count(*)`.as('n'), sql<string | number>`sum(amount_bani)`.as('bani')])
-      .groupBy(['type', 'currency'])
+      .groupBy(['currency', 'type'])
       .orderBy('currency').orderBy('type')
       .execute();
     // Summed as integer bani (PostgreSQL answers a bigint sum as text), in lei only at the end.

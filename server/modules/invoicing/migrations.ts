@@ -13,6 +13,7 @@ import * as m0260 from './migrations/0260_invoice_allowances_charges';
 import * as m0270 from './migrations/0270_line_price_decimals';
 import * as m0280 from './migrations/0280_line_is_service';
 import * as m0290 from './migrations/0290_usage_indexes';
+import * as m0291 from './migrations/0291_history_indexes';
 import * as m0210 from './migrations/0210_search';
 
 /** Migrations of the invoicing module, named so that they sort after the platform's and in their own order. */
@@ -31,5 +32,6 @@ export const invoicingMigrations: Record<string, MigrationModule> = {
   '0270_invoicing_line_price_decimals': m0270,
   '0280_invoicing_line_is_service': m0280,
   '0290_invoicing_usage_indexes': m0290,
+  '0291_invoicing_history_indexes': m0291,
   '0210_invoicing_search': m0210,
 };

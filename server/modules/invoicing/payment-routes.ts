@@ -123,13 +123,21 @@ const listPayments = defineRoute({
   response: listPageSchema(zPayment),
   handler: async (ctx) => {
     const q = ctx.query;
-    let base = ctx.db
-      .selectFrom('payments')
-      .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
-      .selectAll('payments')
-      .select('invoices.full_number as invoice_number')
-      .where('payments.company_id', '=', ctx.companyId)
-      .where('payments.work_point_id', '=', ctx.workPointId);
+    // The invoice's number is looked up for the page's rows only: joined, it made the `total` count
+    // read every invoice of the work point's payments (106 ms at 100,000 on SQLite, bench/catalog-usage.ts);
+    // alone, the count is one index's. Every payment has its invoice (a foreign key; a draft, the only
+    // invoice ever deleted, takes no payment), so the join dropped no row. `search` matches the number: joined then.
+    let base = q.search
+      ? ctx.db
+        .selectFrom('payments')
+        .innerJoin('invoices', 'invoices.id', 'payments.invoice_id')
+        .selectAll('payments')
+        .select('invoices.full_number as invoice_number')
+      : ctx.db
+        .selectFrom('payments')
+        .selectAll('payments')
+        .select((eb) => eb.selectFrom('invoices').select('invoices.full_number').whereRef('invoices.id', '=', 'payments.invoice_id').as('invoice_number'));
+    base = base.where('payments.company_id', '=', ctx.companyId).where('payments.work_point_id', '=', ctx.workPointId);
     if (q.invoice_id) base = base.where('payments.invoice_id', '=', q.invoice_id);
     if (q.client_id) base = base.where('payments.client_id', '=', q.client_id);
     if (q.type) base = base.where('payments.type', '=', q.type);
