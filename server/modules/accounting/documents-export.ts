@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/types';
 import { baniToDecimalString } from '../../../shared/money';
-import { purchaseRows, salesRows, CHUNK, pageFrom, type Period } from './journal-source';
+import { otherRequestsFirst, purchaseRows, salesRows, CHUNK, pageFrom, type Period } from './journal-source';
 import { KIND_LABELS_RO } from './journal-files';
 import { xlsxStream, type XlsxRow } from './xlsx-stream';
 
@@ -48,6 +48,7 @@ export async function* documentRows(db: Db, companyId: string, period: Period, t
   // Read through a function: TypeScript would otherwise infer the query's type from the cursor it sets.
   const cursor = (): { date: string; id: string } | null => after;
   for (;;) {
+    if (after) await otherRequestsFirst();
     const q = db.selectFrom('receipts').select(['id', 'receipt_number', 'date', 'client_name', 'currency', 'amount_bani', 'amount_without_vat_bani', 'amount_vat_bani'])
       .where('company_id', '=', companyId).where('is_draft', '=', 0).where('is_deleted', '=', 0)
       .where(pageFrom('date', 'id', period.start_date, cursor())).where('date', '<=', period.end_date);

@@ -6,9 +6,11 @@ import { newId } from '../../../server/platform/ids';
 import { createTestStorage, DIALECTS, type TestStorage } from '../../support/storage';
 
 /**
- * Reads that must not walk a firm's history (bench/catalog-usage.ts, 100,000 invoices): GET /invoices/stats
- * is one SQL aggregate that must answer the sales journal's totals to the ban, whatever the documents;
- * the first page of GET /payments and its count read one index, never the invoices.
+ * Reads that must not walk a firm's history (bench/catalog-usage.ts, 100,000 invoices): the first page
+ * of GET /payments and its count read one index, never the invoices. GET /invoices/stats still walks
+ * the period's invoices (the sales journal's own computation, page by page, other requests served in
+ * between: test/server/accounting/long-walks.test.ts); its totals are pinned here to the journal's to
+ * the ban, whatever the documents, for whoever makes it an aggregate.
  */
 describe.each(DIALECTS)('history reads on %s', (dialect) => {
   let t: TestStorage;
