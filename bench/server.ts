@@ -24,8 +24,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -204,6 +204,18 @@ async function main(): Promise<void> {
   await migrate(storage);
   const key = await createApiKey(storage.db, { companyName: 'Bench SRL', cui: '1590082', now: Math.floor(Date.now() / 1000) });
   await storage.close();
+  // The other build gets a file of its own, migrated by its own code (a build refuses a database that
+  // a newer one migrated), and a key of its own.
+  const baseDb = values.base ? join(dir, 'base.sqlite') : null;
+  let baseKey: string | null = null;
+  if (values.base && baseDb) {
+    const mod = (p: string) => import(pathToFileURL(join(resolve(values.base!), p)).href);
+    const base = await mod('server/db/connect.ts');
+    const baseStorage = base.openStorage({ dialect: 'sqlite', path: baseDb });
+    await base.migrate(baseStorage);
+    baseKey = (await (await mod('server/platform/api-keys.ts')).createApiKey(baseStorage.db, { companyName: 'Bench SRL', cui: '1590082', now: Math.floor(Date.now() / 1000) })).api_key;
+    await baseStorage.close();
+  }
   const path = values.path ?? (allRoutes.some((r) => r.method === 'GET' && r.path === '/currencies') ? '/v1/currencies' : '/v1/me');
   const paths = path === '/v1/me' || values['skip-me'] ? [path] : [path, '/v1/me'];
 
@@ -222,8 +234,7 @@ async function main(): Promise<void> {
     };
     const full = await start(['server/cli.ts'], serviceEnv, profile('full'));
     children.push(full.process);
-    // The other build reads the same file (GETs only): same data, same key.
-    const baseServer = values.base ? await start(['server/cli.ts'], serviceEnv, [], values.base) : null;
+    const baseServer = values.base && baseDb ? await start(['server/cli.ts'], { ...serviceEnv, DB_PATH: baseDb }, [], values.base) : null;
     if (baseServer) children.push(baseServer.process);
 
     for (const p of paths) {
@@ -234,7 +245,7 @@ async function main(): Promise<void> {
     const bare = new Target('bare Fastify GET /v1/bare', `${bareServer.url}/v1/bare`, {}, connections, bareServer.process.pid);
     const fulls = paths.map((p) => new Target(`full stack GET ${p}`, `${full.url}${p}`, { authorization: `Bearer ${key.api_key}` }, connections, full.process.pid));
     const bases = baseServer
-      ? paths.map((p) => new Target(`base build GET ${p}`, `${baseServer.url}${p}`, { authorization: `Bearer ${key.api_key}` }, connections, baseServer.process.pid))
+      ? paths.map((p) => new Target(`base build GET ${p}`, `${baseServer.url}${p}`, { authorization: `Bearer ${baseKey}` }, connections, baseServer.process.pid))
       : [];
     const targets = [bare, ...fulls, ...bases];
     for (const t of targets) await t.run(1000, false); // warm-up: JIT, caches, sockets
