@@ -17,12 +17,47 @@ export function columnsOf(kind: JournalKind): readonly string[] {
 }
 
 /** The rows of a journal, one after the other; `warnings` fills as documents are left out. */
-export function journalRows(db: Db, companyId: string, kind: JournalKind, period: Period, warnings: JournalWarning[]): AsyncGenerator<JournalRow<string>> {
-  return kind === 'sales' ? salesRows(db, companyId, period) : purchaseRows(db, companyId, period, warnings);
+export function journalRows(
+  db: Db, companyId: string, kind: JournalKind, period: Period, warnings: JournalWarning[], partners = true,
+): AsyncGenerator<JournalRow<string>> {
+  return kind === 'sales' ? salesRows(db, companyId, period, partners) : purchaseRows(db, companyId, period, warnings);
 }
 
 export function amountsInLei(columns: readonly string[], amounts: Amounts<string>): Record<string, number> {
   return Object.fromEntries(columns.map((c) => [c, fromBani(amounts[c] ?? 0)]));
+}
+
+/** Every row of a journal walked once: their totals and count, each row handed to `onRow` with its position. */
+async function walkJournal(
+  db: Db, companyId: string, kind: JournalKind, period: Period, partners: boolean,
+  onRow: (row: JournalRow<string>, position: number) => void = () => undefined,
+): Promise<{ totals: Amounts<string>; count: number; warnings: JournalWarning[] }> {
+  const warnings: JournalWarning[] = [];
+  const totals: Amounts<string> = {};
+  let count = 0;
+  for await (const row of journalRows(db, companyId, kind, period, warnings, partners)) {
+    count += 1;
+    accumulate(totals, row.amounts);
+    onRow(row, count);
+  }
+  return { totals, count, warnings };
+}
+
+/** A journal's totals alone (GET /invoices/stats): the same walk and sums as the journal's, without its rows. */
+export async function journalTotals(db: Db, companyId: string, kind: JournalKind, period: Period, locale: Locale) {
+  const { totals, count, warnings } = await walkJournal(db, companyId, kind, period, false);
+  const columns = columnsOf(kind);
+  return {
+    columns: [...columns],
+    column_titles: titlesOf(columns),
+    document_count: count,
+    totals: amountsInLei(columns, totals),
+    warnings: warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),
+  };
+}
+
+function titlesOf(columns: readonly string[]): Record<string, string> {
+  return Object.fromEntries(columns.map((c) => [c, COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c]));
 }
 
 /**
@@ -39,23 +74,18 @@ export async function buildJournal(
   locale: Locale,
 ): Promise<Journal> {
   const columns = columnsOf(kind);
-  const warnings: JournalWarning[] = [];
-  const totals: Amounts<string> = {};
   const data: Journal['rows']['data'] = [];
-  let count = 0;
   const first = (page - 1) * perPage;
-  for await (const row of journalRows(db, companyId, kind, period, warnings)) {
-    count += 1;
-    accumulate(totals, row.amounts);
-    if (count > first && data.length < perPage) data.push({ position: count, ...row, amounts: amountsInLei(columns, row.amounts) });
-  }
+  const { totals, count, warnings } = await walkJournal(db, companyId, kind, period, true, (row, position) => {
+    if (position > first && data.length < perPage) data.push({ position, ...row, amounts: amountsInLei(columns, row.amounts) });
+  });
   return {
     object: 'vat_journal',
     kind,
     start_date: period.start_date,
     end_date: period.end_date,
     columns: [...columns],
-    column_titles: Object.fromEntries(columns.map((c) => [c, COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c])),
+    column_titles: titlesOf(columns),
     document_count: count,
     totals: amountsInLei(columns, totals),
     warnings: warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),

@@ -110,7 +110,11 @@ interface StoredBreakdown {
  * a negative row in the storno's own month), then, for a firm under TVA la încasare, the payments
  * cashed in the period on its invoices.
  */
-export async function* salesRows(db: Db, companyId: string, period: Period): AsyncGenerator<JournalRow<SalesColumn>> {
+/**
+ * `partners: false` leaves the buyer's name and CUI out of the invoices' rows (empty and null): a walk
+ * for the totals alone skips parsing each invoice's buyer, half of what a row cost.
+ */
+export async function* salesRows(db: Db, companyId: string, period: Period, partners = true): AsyncGenerator<JournalRow<SalesColumn>> {
   const collection = await vatOnCollection(db, companyId);
   const invoicePages = pages(
     (after) => {
@@ -138,7 +142,7 @@ export async function* salesRows(db: Db, companyId: string, period: Period): Asy
       return { inv, reverse, breakdown };
     });
     await withServices(db, parsed.filter((p) => !p.reverse).map((p) => ({ id: p.inv.id, breakdown: p.breakdown })));
-    for (const { inv, reverse, breakdown } of parsed) yield salesRow(inv, reverse, breakdown, collection);
+    for (const { inv, reverse, breakdown } of parsed) yield salesRow(inv, reverse, breakdown, collection, partners);
   }
   if (!collection) return;
   yield* collectionRows(db, companyId, period);
@@ -149,15 +153,15 @@ type SalesInvoice = {
   currency: string; exchange_rate: number | string | null;
 };
 
-function salesRow(inv: SalesInvoice, reverse: boolean, breakdown: BreakdownPart[], collection: boolean): JournalRow<SalesColumn> {
+function salesRow(inv: SalesInvoice, reverse: boolean, breakdown: BreakdownPart[], collection: boolean, partners: boolean): JournalRow<SalesColumn> {
   const rate = inv.currency !== 'RON' && inv.exchange_rate !== null ? Number(inv.exchange_rate) : null;
-  const buyer = inv.buyer_json ? (JSON.parse(inv.buyer_json) as { name: string; cui: string | null }) : null;
+  const buyer = partners && inv.buyer_json ? (JSON.parse(inv.buyer_json) as { name: string; cui: string | null }) : null;
   return {
     kind: inv.status === 'storno' ? 'storno' : 'invoice',
     document_id: inv.id,
     number: inv.full_number ?? '',
     date: inv.issue_date,
-    partner_name: buyer?.name ?? inv.buyer_name ?? '',
+    partner_name: partners ? (buyer?.name ?? inv.buyer_name ?? '') : '',
     partner_cui: buyer?.cui ?? null,
     currency: inv.currency,
     exchange_rate: rate,

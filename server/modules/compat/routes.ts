@@ -17,7 +17,7 @@ import { catalogRoutes } from '../catalog/routes';
 import { findInvoice } from '../invoicing/invoice-store';
 import { currentItems, storedWalkIn } from '../invoicing/invoice-routes';
 import { todayAt } from '../invoicing/numbering';
-import { buildJournal } from '../accounting/journal-build';
+import { journalTotals } from '../accounting/journal-build';
 import { validationFailed } from '../../platform/errors';
 import { aliasOf, allPages, callRoute, routeNamed } from './alias';
 import { productsSdkRoutes } from './products-sdk';
@@ -209,7 +209,7 @@ const invoiceStats = defineRoute({
     const period = { start_date: ctx.query.start_date ?? `${today.slice(0, 8)}01`, end_date: ctx.query.end_date ?? today };
     const problem = periodProblem(period);
     if (problem) throw validationFailed({ end_date: problem });
-    const journal = await buildJournal(ctx.db, ctx.companyId, 'sales', period, 1, 1, ctx.locale);
+    const journal = await journalTotals(ctx.db, ctx.companyId, 'sales', period, ctx.locale);
     return {
       object: 'invoice_stats' as const, start_date: period.start_date, end_date: period.end_date, currency: 'RON' as const,
       document_count: journal.document_count, columns: journal.columns, column_titles: journal.column_titles, totals: journal.totals,
