@@ -260,3 +260,11 @@ export function sellerForTests(dialect: Dialect, dirPrefix: string, started: (st
     await env?.close();
   });
 }
+
+/** The supplier whose e-Factura reaches the tests' firms through the SPV inbox. */
+export const SUPPLIER_CUI = '12345674';
+
+/** Puts a supplier's e-Factura in the simulator's inbox of firm `f` (production environment). */
+export function receiveFromSupplier(env: Env, f: Firm, xml: string) {
+  return env.sim.state.addReceivedInvoice({ buyerCif: f.cui, sellerCif: SUPPLIER_CUI, xml, env: 'prod' });
+}

@@ -5,14 +5,13 @@ import { toUblXml } from '../../../server/efactura/index';
 import { decodeXmlBytes } from '../../../server/efactura/xml-bytes';
 import { finish, seller as exampleSupplier } from '../../efactura/fixtures/documents';
 import { DIALECTS } from '../../support/storage';
-import { firm, startEnv, type Env, type Firm } from './helpers';
+import { firm, receiveFromSupplier, startEnv, type Env, type Firm } from './helpers';
 
 /**
  * The document references of a supplier's e-Factura (BT-10..18, BG-3) reach the supplier bill: stored at
  * import (migration 0420), returned as `references` in the bill JSON, and described in the OpenAPI document.
  */
 
-const SUPPLIER_CUI = '12345674';
 const CII_EXAMPLE = join(import.meta.dirname, '..', '..', 'efactura', 'corpus', 'cen-cii', 'CII_example5.xml');
 
 function creditNoteWithEveryReference(buyerCui: string): string {
@@ -37,7 +36,7 @@ describe.each(DIALECTS)('supplier bill references on %s', (dialect) => {
     await env?.close();
   });
 
-  const receive = (f: Firm, xml: string) => env.sim.state.addReceivedInvoice({ buyerCif: f.cui, sellerCif: SUPPLIER_CUI, xml, env: 'prod' });
+  const receive = (f: Firm, xml: string) => receiveFromSupplier(env, f, xml);
   const billOf = async (f: Firm, number: string) => {
     const list = await f.ok('GET', `/supplier-bills?search=${encodeURIComponent(number)}`);
     expect(list.body.data.total).toBe(1);

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUblXml } from '../../../server/efactura/index';
 import { finish, seller as exampleSupplier } from '../../efactura/fixtures/documents';
 import { DIALECTS } from '../../support/storage';
-import { expectError, fetchRaw, firm, startEnv, type Env, type Firm } from './helpers';
+import { expectError, fetchRaw, firm, receiveFromSupplier, startEnv, SUPPLIER_CUI, type Env, type Firm } from './helpers';
 
-const SUPPLIER_CUI = '12345674';
 
 /** A supplier's e-Factura addressed to `buyerCui`. */
 function supplierXml(buyerCui: string, o: { number: string; kind?: 'invoice' | 'credit_note'; due?: string; issue?: string; lines?: Parameters<typeof finish>[1] }): string {
@@ -44,7 +43,7 @@ describe.each(DIALECTS)('supplier bills from the SPV inbox on %s', (dialect) => 
     await env?.close();
   });
 
-  const receive = (f: Firm, xml: string) => env.sim.state.addReceivedInvoice({ buyerCif: f.cui, sellerCif: SUPPLIER_CUI, xml, env: 'prod' });
+  const receive = (f: Firm, xml: string) => receiveFromSupplier(env, f, xml);
   const countRows = async (table: 'supplier_bills' | 'efactura_messages', companyId: string) =>
     (await env.server.storage.db.selectFrom(table).select('id').where('company_id', '=', companyId).execute()).length;
 
