@@ -117,14 +117,8 @@ export async function referencedValues(
   companyId: string,
   candidates: readonly (string | number)[],
 ): Promise<Set<string>> {
-  const { refs, holds } = await usableReferences(db, dialect, kind);
-  const found = new Set<string>();
-  if (!refs.length) return found;
-  const answers = await Promise.all(candidates.map((value) => holds.first(db, { companyId, value })));
-  answers.forEach((row, i) => {
-    if (row?.used === true || Number(row?.used) === 1) found.add(String(candidates[i]));
-  });
-  return found;
+  const answers = await Promise.all(candidates.map((value) => isReferenced(db, dialect, kind, companyId, value)));
+  return new Set(candidates.filter((_, i) => answers[i]).map(String));
 }
 
 /** Whether any row of the company points at `value`, in one query. */
