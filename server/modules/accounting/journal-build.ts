@@ -43,21 +43,21 @@ async function walkJournal(
   return { totals, count, warnings };
 }
 
-/** A journal's totals alone (GET /invoices/stats): the same walk and sums as the journal's, without its rows. */
-export async function journalTotals(db: Db, companyId: string, kind: JournalKind, period: Period, locale: Locale) {
-  const { totals, count, warnings } = await walkJournal(db, companyId, kind, period, false);
+/** What a walk adds up to, as the journal and GET /invoices/stats answer it (members in the journal's order). */
+function summaryOf(kind: JournalKind, walked: { totals: Amounts<string>; count: number; warnings: JournalWarning[] }, locale: Locale) {
   const columns = columnsOf(kind);
   return {
     columns: [...columns],
-    column_titles: titlesOf(columns),
-    document_count: count,
-    totals: amountsInLei(columns, totals),
-    warnings: warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),
+    column_titles: Object.fromEntries(columns.map((c) => [c, COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c])),
+    document_count: walked.count,
+    totals: amountsInLei(columns, walked.totals),
+    warnings: walked.warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),
   };
 }
 
-function titlesOf(columns: readonly string[]): Record<string, string> {
-  return Object.fromEntries(columns.map((c) => [c, COLUMN_TITLES_RO[c as keyof typeof COLUMN_TITLES_RO] ?? c]));
+/** A journal's totals alone (GET /invoices/stats): the same walk and sums as the journal's, without its rows. */
+export async function journalTotals(db: Db, companyId: string, kind: JournalKind, period: Period, locale: Locale) {
+  return summaryOf(kind, await walkJournal(db, companyId, kind, period, false), locale);
 }
 
 /**
@@ -76,19 +76,16 @@ export async function buildJournal(
   const columns = columnsOf(kind);
   const data: Journal['rows']['data'] = [];
   const first = (page - 1) * perPage;
-  const { totals, count, warnings } = await walkJournal(db, companyId, kind, period, true, (row, position) => {
+  const walked = await walkJournal(db, companyId, kind, period, true, (row, position) => {
     if (position > first && data.length < perPage) data.push({ position, ...row, amounts: amountsInLei(columns, row.amounts) });
   });
+  const count = walked.count;
   return {
     object: 'vat_journal',
     kind,
     start_date: period.start_date,
     end_date: period.end_date,
-    columns: [...columns],
-    column_titles: titlesOf(columns),
-    document_count: count,
-    totals: amountsInLei(columns, totals),
-    warnings: warnings.map((w) => ({ ...w, message: WARNING_TEXT[w.code]![locale] })),
+    ...summaryOf(kind, walked, locale),
     rows: {
       object: 'list',
       data,

@@ -109,8 +109,7 @@ interface StoredBreakdown {
  * The sales journal: issued fiscal invoices dated in the period (a voided original stays, its storno is
  * a negative row in the storno's own month), then, for a firm under TVA la încasare, the payments
  * cashed in the period on its invoices.
- */
-/**
+ *
  * `partners: false` leaves the buyer's name and CUI out of the invoices' rows (empty and null): a walk
  * for the totals alone skips parsing each invoice's buyer, half of what a row cost.
  */
