@@ -86,12 +86,12 @@ export const binaryReply = (contentType: string, body: BinaryReply['body'], file
  * it, and it is what an Idempotency-Key replay stores.
  */
 export class PreSerialized<T = unknown> {
-  /** The UTF-8 bytes of `json`, made once: a reply copies them instead of encoding the text again. */
+  /** The UTF-8 bytes of its JSON text, made once: a reply copies them instead of encoding the text again. */
   readonly bytes: Buffer;
 
   constructor(
     readonly value: T,
-    readonly json: string = JSON.stringify(value),
+    json: string = JSON.stringify(value),
   ) {
     this.bytes = Buffer.from(json, 'utf8');
   }
